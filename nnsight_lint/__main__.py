@@ -1,0 +1,3 @@
+from nnsight_lint.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,157 @@
+"""Which files to check: walk directories for Python sources, skipping virtualenvs, build output
+and what `.gitignore` files ignore. Files named explicitly are always checked."""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator, List, Sequence, Tuple
+
+SKIPPED_DIRS = frozenset(
+    {".git", ".hg", ".svn", "__pycache__", "build", "dist", "node_modules", ".venv", "venv", ".tox",
+     ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".nnsight_lint_cache", ".eggs",
+     ".ipynb_checkpoints"}
+)
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    base: str  # directory of the .gitignore that holds it
+    regex: "re.Pattern[str]"
+    negated: bool
+    directories_only: bool
+
+
+def iter_files(
+    paths: Sequence[str], suffixes: Tuple[str, ...] = PYTHON_SUFFIXES, respect_gitignore: bool = True
+) -> Iterator[str]:
+    """Files to check, each once, in a stable order (sorted within each directory)."""
+    seen = set()
+    for path in paths:
+        found = [path] if not os.path.isdir(path) else _walk(path, suffixes, respect_gitignore)
+        for file in found:
+            key = os.path.normpath(file)
+            if key not in seen:
+                seen.add(key)
+                yield key
+
+
+def _walk(root: str, suffixes: Tuple[str, ...], respect_gitignore: bool) -> List[str]:
+    patterns: List[_Pattern] = list(_inherited_patterns(root)) if respect_gitignore else []
+    out: List[str] = []
+    _walk_dir(root, suffixes, respect_gitignore, patterns, out)
+    return out
+
+
+def _walk_dir(directory, suffixes, respect_gitignore, patterns, out) -> None:
+    if respect_gitignore:
+        patterns = patterns + _read_gitignore(directory)
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        is_dir = entry.is_dir()
+        if is_dir and (entry.name in SKIPPED_DIRS or _is_virtualenv(entry.path)):
+            continue
+        if respect_gitignore and _ignored(entry.path, is_dir, patterns):
+            continue
+        if is_dir:
+            _walk_dir(entry.path, suffixes, respect_gitignore, patterns, out)
+        elif entry.name.endswith(suffixes):
+            out.append(entry.path)
+
+
+def _is_virtualenv(path: str) -> bool:
+    return os.path.exists(os.path.join(path, "pyvenv.cfg"))
+
+
+def _inherited_patterns(root: str) -> Iterable[_Pattern]:
+    """.gitignore files above `root`, up to the repository top (where `.git` is)."""
+    chain = []
+    directory = os.path.abspath(root)
+    while True:
+        parent = os.path.dirname(directory)
+        if os.path.exists(os.path.join(directory, ".git")) or parent == directory:
+            break
+        directory = parent
+        chain.append(directory)
+    for directory in reversed(chain):
+        # Paths we test are relative to `root` as given, so express the base the same way.
+        base = os.path.relpath(directory, os.path.abspath(root))
+        for pattern in _read_gitignore(directory):
+            yield _Pattern(os.path.normpath(os.path.join(root, base)), pattern.regex, pattern.negated,
+                           pattern.directories_only)
+
+
+def _read_gitignore(directory: str) -> List[_Pattern]:
+    try:
+        with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    return [p for p in (_compile(directory, line) for line in lines) if p is not None]
+
+
+def _compile(base: str, line: str):
+    line = line.rstrip()
+    if line.endswith("\\"):
+        line += " "
+    if not line or line.startswith("#"):
+        return None
+    negated = line.startswith("!")
+    if negated:
+        line = line[1:]
+    line = line[1:] if line.startswith("\\") else line
+    directories_only = line.endswith("/")
+    line = line.rstrip("/")
+    anchored = "/" in line
+    line = line.lstrip("/")
+    regex = _glob_to_regex(line)
+    if not anchored:
+        regex = f"(?:.*/)?{regex}"
+    return _Pattern(os.path.normpath(base), re.compile(f"^{regex}$"), negated, directories_only)
+
+
+def _glob_to_regex(glob: str) -> str:
+    out, i = [], 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("/**", i) and i + 3 == len(glob):
+            out.append("/.*")
+            i += 3
+        elif glob[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif glob[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif glob[i] == "[":
+            end = glob.find("]", i + 1)
+            if end == -1:
+                out.append(re.escape(glob[i]))
+                i += 1
+            else:
+                body = glob[i + 1 : end].replace("\\", "\\\\")
+                out.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
+                i = end + 1
+        else:
+            out.append(re.escape(glob[i]))
+            i += 1
+    return "".join(out)
+
+
+def _ignored(path: str, is_dir: bool, patterns: Sequence[_Pattern]) -> bool:
+    ignored = False
+    for pattern in patterns:
+        if pattern.directories_only and not is_dir:
+            continue
+        relative = os.path.relpath(path, pattern.base).replace(os.sep, "/")
+        if relative.startswith("../"):
+            continue
+        if pattern.regex.match(relative):
+            ignored = not pattern.negated
+    return ignored

@@ -1,0 +1,114 @@
+"""Source text in, diagnostics out: parse once, build the analysis model, run the selected rules,
+honour `# noqa`. Knows nothing about any particular rule."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
+
+from nnsight_lint import messages
+from nnsight_lint.diagnostics import Diagnostic, Position
+
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    select: Tuple[str, ...] = ()
+    ignore: Tuple[str, ...] = ()
+    trace_names: Tuple[str, ...] = ("trace",)
+
+
+DEFAULT_OPTIONS = LintOptions()
+
+
+def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
+    """Raw-text pre-filter: every finding needs a trace opener and a backward-like call."""
+    if isinstance(source, bytes):
+        has = lambda word: word.encode() in source  # noqa: E731
+    else:
+        has = lambda word: word in source  # noqa: E731
+    return any(has(name) for name in options.trace_names) and (has("backward") or has("grad"))
+
+
+def lint_source(
+    source: Union[str, bytes], path: str = "<stdin>", options: LintOptions = DEFAULT_OPTIONS
+) -> List[Diagnostic]:
+    """All findings for one file's source (bytes keep their declared encoding and BOM)."""
+    from nnsight_lint import rules
+
+    codes = rules.selected(options.select, options.ignore)
+    module_or_error = parse(source, path)
+    if isinstance(module_or_error, Diagnostic):
+        return [module_or_error] if "NNL000" in codes else []
+    if not could_have_findings(source, options):
+        return []
+    return check_module(module_or_error, path, codes, options)
+
+
+def parse(source: Union[str, bytes], path: str):
+    """A libcst Module, or the NNL000 diagnostic saying why there is none."""
+    import libcst as cst
+
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        line, column, detail = _syntax_error_location(source, error)
+    except (UnicodeDecodeError, LookupError, SyntaxError, ValueError) as error:
+        line, column, detail = 1, 1, str(error).splitlines()[0] if str(error) else type(error).__name__
+    start = Position(max(line, 1), max(column, 1))
+    return Diagnostic(path, "NNL000", messages.NNL000_SYNTAX.format(detail=detail), start, start)
+
+
+_LIBCST_AT = re.compile(r"error at (\d+):(\d+): (.*)")
+
+
+def _syntax_error_location(source, error) -> Tuple[int, int, str]:
+    """libcst's own positions are coarse; CPython's compiler names the exact place when it agrees."""
+    import ast
+
+    try:
+        ast.parse(source)
+    except SyntaxError as python_error:
+        if python_error.lineno:
+            return python_error.lineno, python_error.offset or 1, python_error.msg
+    except (ValueError, UnicodeDecodeError):
+        pass
+    text = str(error.message).strip().splitlines()[0]
+    match = _LIBCST_AT.search(text)
+    if match:
+        return int(match.group(1)), int(match.group(2)) + 1, match.group(3)
+    return error.raw_line, error.raw_column + 1, text
+
+
+def check_module(module, path: str, codes: Sequence[str], options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
+    from libcst.metadata import MetadataWrapper
+
+    from nnsight_lint import rules
+    from nnsight_lint.analysis import build_file_model
+    from nnsight_lint.rules.context import RuleContext
+
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    file_model = build_file_model(wrapper.module, options.trace_names)
+    if not any(trace.backwards for trace in file_model.traces):
+        return []
+    context = RuleContext(path, wrapper)
+    found = [d for code in codes for d in rules.RULES[code].check(file_model, context)]
+    return sorted(without_noqa(found, module.code.splitlines()), key=Diagnostic.sort_key)
+
+
+def without_noqa(diagnostics: Iterable[Diagnostic], lines: Sequence[str]) -> List[Diagnostic]:
+    kept = []
+    for diagnostic in diagnostics:
+        line = lines[diagnostic.line - 1] if diagnostic.line <= len(lines) else ""
+        if not _suppressed(diagnostic.code, line):
+            kept.append(diagnostic)
+    return kept
+
+
+def _suppressed(code: str, line: str) -> bool:
+    match = _NOQA.search(line)
+    if match is None:
+        return False
+    listed = match.group("codes")
+    return listed is None or code.upper() in {c.strip().upper() for c in listed.split(",")}

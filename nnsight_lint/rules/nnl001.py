@@ -1,0 +1,122 @@
+"""# NNL001: backward frees the graph a later backward in the same trace needs
+
+## Symptom
+A trace with several invokes (or several backwards) dies in the second backward with torch's
+
+    RuntimeError: Trying to backward through the graph a second time (or directly access saved
+    tensors after they have already been freed). ...
+
+although each invoke calls `.backward()` only once. The message points at torch, not at the cause.
+
+## Cause
+Every `with tracer.invoke(...)` body of one `with model.trace()` is batched into ONE forward pass,
+so all invokes of the trace share ONE autograd graph. The first backward that runs without
+`retain_graph=True` frees that graph; the next backward of the same trace needs it and fails.
+
+"First" means first at run time, not in the source: nnsight runs an invoke's code until it waits
+for a module, so a backward whose loss comes from `model.transformer.h[1].output` runs when the
+forward reaches `h[1]`, before a backward on `model.lm_head.output` written in an earlier invoke.
+A backward in a loop inside a trace frees the graph its own next iteration needs.
+
+## Wrong code
+```python
+with model.trace() as tracer:
+    with tracer.invoke("the cat sat"):
+        model.lm_head.output.sum().backward()  # NNL001: frees the shared graph
+    with tracer.invoke("a dog ran"):
+        model.lm_head.output.sum().backward()  # fails: the graph is gone
+```
+
+## Right code
+```python
+with model.trace() as tracer:
+    with tracer.invoke("the cat sat"):
+        model.lm_head.output.sum().backward(retain_graph=True)
+    with tracer.invoke("a dog ran"):
+        model.lm_head.output.sum().backward()  # runs last: may free the graph
+```
+Each invoke's gradients are the same as when its prompt is traced alone.
+
+## Fix safety
+The fix adds `retain_graph=True` (or turns a `False`/`None` retain flag into `True`) on every
+backward that runs before another backward of the same trace. It is safe: it keeps the graph's
+saved tensors alive until the trace ends, which costs peak memory, and never changes a gradient.
+
+## How to silence
+Put `# noqa: NNL001` on the reported line, or `--ignore NNL001`. When the flag is computed at run
+time (`retain_graph=i < n - 1`), nnsight-lint cannot decide it and does not report.
+"""
+from __future__ import annotations
+
+from typing import Iterator, List, Optional
+
+import libcst as cst
+
+from nnsight_lint import messages
+from nnsight_lint.analysis import BackwardCall, FileModel, Retains
+from nnsight_lint.analysis.forward_order import runs_before
+from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
+from nnsight_lint.rules.context import RuleContext
+
+CODE = "NNL001"
+NAME = "backward-frees-shared-graph"
+SUMMARY = messages.NNL001_TITLE
+
+
+def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
+    reported = set()
+    for trace in model.traces:
+        for call in trace.backwards:
+            if call.retains is not Retains.NO or id(call.name) in reported:
+                continue
+            message = _message(call, trace.backwards, context)
+            if message is not None:
+                reported.add(id(call.name))
+                yield context.diagnostic(CODE, call.name, message, _fix(call, context))
+
+
+def _message(call: BackwardCall, backwards: List[BackwardCall], context: RuleContext) -> Optional[str]:
+    later = [
+        other
+        for other in backwards
+        if other is not call
+        and not call.excludes(other)
+        and call.shared_origins(other)
+        and runs_before(other, call) is not True
+    ]
+    if later:
+        # Name a backward that certainly runs later when there is one.
+        needs = next((o for o in later if runs_before(call, o)), later[0])
+        return messages.nnl001(call.kind.value, context.span(needs.name)[0].line)
+    if call.repeats_in_loop():
+        return messages.nnl001(call.kind.value, context.span(call.name)[0].line, in_loop=True)
+    return None
+
+
+def _fix(call: BackwardCall, context: RuleContext) -> Fix:
+    """`retain_graph=True`: rewrite the flag where one is given, else add the keyword."""
+    value = call.retention.value_node
+    if value is not None:
+        start, end = context.span(value)
+        return Fix((Edit(start, end, "True"),))
+    return Fix((_add_keyword(call.call, context),))
+
+
+def _add_keyword(call: cst.Call, context: RuleContext) -> Edit:
+    keyword = "retain_graph=True"
+    if not call.args:
+        end = context.span(call)[1]
+        before_paren = Position(end.line, end.column - 1)
+        return Edit(before_paren, before_paren, keyword)
+    last = call.args[-1]
+    if not isinstance(last.comma, cst.Comma):
+        end = context.span(last.value)[1]
+        return Edit(end, end, f", {keyword}")
+    comma_end = context.span(last.comma)[1]
+    if isinstance(last.comma.whitespace_after, cst.ParenthesizedWhitespace):
+        # One argument per line: add ours on a line of its own, indented like the last one.
+        line = context.line_text(context.span(last)[0].line)
+        indent = line[: len(line) - len(line.lstrip())]
+        at = Position(comma_end.line + 1, 1)
+        return Edit(at, at, f"{indent}{keyword},{context.module.default_newline}")
+    return Edit(comma_end, comma_end, f" {keyword},")
