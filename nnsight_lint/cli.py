@@ -33,6 +33,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     check.add_argument("--stdin-filename", metavar="NAME", help="the name to show for source read from stdin")
+    check.add_argument("--fix", action="store_true", help="apply fixes in place (stdin: print the fixed source)")
+    check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
+    check.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes marked unsafe")
+    check.add_argument(
+        "--exit-non-zero-on-fix", action="store_true", help="with --fix: exit 1 when a file was changed"
+    )
     check.set_defaults(handler=_check)
 
     explain = commands.add_parser("explain", help="print the full explanation of a rule")
@@ -73,6 +79,8 @@ def _check(args) -> int:
     if missing:
         return _usage_error("; ".join(f"{p}: no such file or directory" for p in missing))
 
+    if args.fix or args.diff:
+        return _fix(args, options)
     if args.paths == ["-"]:
         results = [lint_text(sys.stdin.buffer.read(), args.stdin_filename or "-", options)]
     else:
@@ -89,6 +97,42 @@ def _check(args) -> int:
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
+
+
+def _fix(args, options) -> int:
+    from nnsight_lint.api import fix_bytes, fix_file
+    from nnsight_lint.discovery import iter_files
+    from nnsight_lint.fixing import unified_diff
+    from nnsight_lint.output import concise
+
+    stdin = args.paths == ["-"]
+    if stdin:
+        results = [fix_bytes(sys.stdin.buffer.read(), args.stdin_filename or "-", options, args.unsafe_fixes)]
+    else:
+        results = [fix_file(p, options, args.unsafe_fixes, write=not args.diff) for p in iter_files(args.paths)]
+    report = sys.stderr if stdin and not args.diff else sys.stdout
+    if args.diff:
+        sys.stdout.write("".join(unified_diff(r.path, r.before, r.after) for r in results if r.changed))
+    elif stdin:
+        sys.stdout.buffer.write(results[0].data)
+    remaining = sorted((d for r in results for d in r.remaining), key=lambda d: d.sort_key())
+    if not args.diff:
+        report.write(concise(remaining))
+    report.flush()
+    errors = [r for r in results if r.error]
+    for result in errors:
+        print(f"error: {result.path}: {result.error}", file=sys.stderr)
+    fixed = sum(r.fixed for r in results)
+    if not args.quiet:
+        verb = "Would fix" if args.diff else "Fixed"
+        print(f"{verb} {fixed} problem{'s' if fixed != 1 else ''}, {len(remaining)} remaining.", file=sys.stderr)
+    if errors:
+        return EXIT_ERROR
+    if args.diff:
+        return EXIT_FINDINGS if any(r.changed for r in results) and not args.exit_zero else EXIT_CLEAN
+    if args.exit_non_zero_on_fix and any(r.changed for r in results):
+        return EXIT_FINDINGS
+    return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
 
 
 def _summary(found: int, fixable: int) -> str:

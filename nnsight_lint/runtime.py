@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
-import os
 import sys
 import weakref
 from types import FrameType
@@ -170,12 +169,7 @@ def explain(torch_text: str, failing: _Site, freed: Optional[_Freed], retaining:
 
 
 def _where(site: _Site) -> str:
-    path = site.path or "?"
-    if os.path.isabs(path):
-        relative = os.path.relpath(path)
-        if not relative.startswith(".."):
-            path = relative
-    return f"{path}:{site.line}"
+    return f"{site.path}:{site.line}"  # the path as tracebacks print it
 
 
 def _same_trace(a: _Site, b: _Site) -> bool:

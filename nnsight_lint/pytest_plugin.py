@@ -1,0 +1,25 @@
+"""pytest plugin: `pytest -p nnsight_lint.pytest_plugin` installs the runtime hook for the session.
+
+To load it on every run, put `addopts = "-p nnsight_lint.pytest_plugin"` in the pytest config; set
+the ini option `nnsight_lint_runtime = false` to keep it loaded but off.
+"""
+from __future__ import annotations
+
+INI = "nnsight_lint_runtime"
+
+
+def pytest_addoption(parser):
+    parser.addini(
+        INI,
+        type="bool",
+        default=True,
+        help="nnsight-lint: explain freed-graph errors in nnsight traces (NNL001) at run time",
+    )
+
+
+def pytest_configure(config):
+    if config.getini(INI):
+        from nnsight_lint import runtime
+
+        runtime.install()
+        config.add_cleanup(runtime.uninstall)

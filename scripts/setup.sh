@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Create .venv and install nnsight-lint with its test extras. Safe to run again.
+# torch is pinned first: 2.13.0's CPU wheel is on this machine; an unpinned torch pulls a multi-GB CUDA build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON="${PYTHON:-python3}"
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet "torch==2.13.0"
+.venv/bin/python -m pip install --quiet -e ".[test]"

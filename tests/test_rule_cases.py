@@ -1,0 +1,34 @@
+"""The rule corpus is the specification: on every case, the linter's findings equal the
+`# expect: CODE` markers, line for line."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from nnsight_lint.engine import lint_source
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+CASES = sorted(RULES_DIR.glob("NNL*/*.py"))
+_MARKER = re.compile(r"#.*\bexpect:\s*(?P<codes>NNL\d{3}(?:\s*,\s*NNL\d{3})*)")
+
+
+def expected_findings(source: str):
+    found = set()
+    for number, line in enumerate(source.splitlines(), start=1):
+        match = _MARKER.search(line)
+        if match:
+            found |= {(number, code.strip()) for code in match.group("codes").split(",")}
+    return found
+
+
+def test_corpus_is_large_enough():
+    assert len(list(RULES_DIR.glob("NNL001/*.py"))) >= 40
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_findings_equal_markers(case: Path):
+    source = case.read_text(encoding="utf-8")
+    actual = {(d.line, d.code) for d in lint_source(source, str(case))}
+    assert actual == expected_findings(source)
