@@ -36,6 +36,7 @@ from nnsight_lint.analysis.scope import (
 # `.output`/`.input` on a module: the invoke waits until the forward reaches it.
 _ACCESS_KIND = {"output": "output", "outputs": "output", "input": "input", "inputs": "input"}
 _BUILTINS = frozenset(dir(builtins))
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 _NO_GRAPH: FrozenSet[Origin] = frozenset()
 Env = Dict[str, FrozenSet[Origin]]
 
@@ -70,6 +71,7 @@ class _Builder:
         self.trace_names = trace_names
         self._scopes: Dict[int, Scope] = {}  # id(function node) -> its scope
         self._defining: Dict[int, Scope] = {}  # id(function node) -> scope it is defined in
+        self._without_grad = 0  # inside `with torch.no_grad():` or a `@torch.no_grad()` function
 
     # -- scopes outside traces ---------------------------------------------------------------
 
@@ -98,15 +100,22 @@ class _Builder:
 
     def _scan_statement(self, statement: cst.CSTNode, scope: Scope, env: Env) -> None:
         if isinstance(statement, cst.FunctionDef):
-            self.scan(_body(statement), self.function_scope(statement), {})
+            without_grad = any(_disables_grad(d.decorator, scope) for d in statement.decorators)
+            self._scan_function(statement, self.function_scope(statement), without_grad)
         elif isinstance(statement, cst.ClassDef):
             class_body = _body(statement)
             methods = {s.name.value: s for s in class_body if isinstance(s, cst.FunctionDef)}
             for method in methods.values():
                 self._defining[id(method)] = scope
-                self.scan(_body(method), self.function_scope(method, methods), {})
+                without_grad = any(_disables_grad(d.decorator, scope) for d in method.decorators)
+                self._scan_function(method, self.function_scope(method, methods), without_grad)
         elif isinstance(statement, cst.With) and self._is_trace(statement):
-            _TraceWalker(self, statement, dict(env)).run(scope)
+            if not self._without_grad:  # no graph at all there: backwards fail another way
+                _TraceWalker(self, statement, dict(env)).run(scope)
+        elif isinstance(statement, cst.With) and any(_disables_grad(i.item, scope) for i in statement.items):
+            self._without_grad += 1
+            self.scan(_body(statement), scope, env)
+            self._without_grad -= 1
         elif isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
@@ -117,6 +126,11 @@ class _Builder:
         else:
             for block in _blocks(statement):
                 self.scan(block, scope, env)
+
+    def _scan_function(self, function: cst.FunctionDef, scope: Scope, without_grad: bool) -> None:
+        self._without_grad += without_grad
+        self.scan(_body(function), scope, {})
+        self._without_grad -= without_grad
 
     def _is_trace(self, statement: cst.With) -> bool:
         return any(_call_attr(item.item) in self.trace_names for item in statement.items)
@@ -134,6 +148,7 @@ class _TraceWalker:
         self._inlining: List[int] = []
         self._call_results: Dict[int, FrozenSet[Origin]] = {}
         self._returned: List[FrozenSet[Origin]] = []  # what the helper being inlined returns
+        self._submodules: Dict[str, Tuple[object, ...]] = {}  # `layer = model.transformer.h[3]`
 
     def run(self, scope: Scope) -> None:
         where = _Where(scope, _Invoke(0))  # the trace body itself is the implicit invoke 0
@@ -142,6 +157,12 @@ class _TraceWalker:
                 self.expr(item.item, where)
         self.builder.model.traces.append(self.trace)
         self.block(_body(self.trace.node), where)
+        if next(self._invokes) > 1:
+            # With explicit invokes, the trace body runs before the forward: it cannot reach the
+            # model's graph, so its backwards share nothing with the invokes'.
+            for call in self.trace.backwards:
+                if call.invoke == 0:
+                    call.origins = call.origins - {TRACE}
 
     # -- statements ----------------------------------------------------------------------------
 
@@ -180,6 +201,7 @@ class _TraceWalker:
             targets = node.targets if isinstance(node, cst.Assign) else [node]
             for target in targets:
                 _bind(self.env, target.target, node.value, origins, where.loops)
+                self.name_submodule(target.target, _module_path(node.value, self._submodules))
         elif isinstance(node, cst.AugAssign):
             self.expr(node.value, where)
             origins = self.origins(node.value, where) | self.origins(node.target, where)
@@ -225,6 +247,10 @@ class _TraceWalker:
         if isinstance(node, cst.For):
             self.expr(node.iter, where)
             _bind(self.env, node.target, node.iter, self.origins(node.iter, where), where.loops)
+            target = node.target
+            if _call_attr(node.iter) == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+                target = target.elements[1].value
+            self.name_submodule(target, _iterated_module_path(node.iter, self._submodules))
         else:
             self.expr(node.test, where)
         inside = replace(where, loops=where.loops + (id(node),))
@@ -241,6 +267,14 @@ class _TraceWalker:
         if node.finalbody is not None:
             self.block(_body(node.finalbody), where)
 
+    def name_submodule(self, target: cst.CSTNode, path: Optional[Tuple[object, ...]]) -> None:
+        """Remember (or forget) that a name stands for a submodule, so `name.output` is placed right."""
+        if isinstance(target, cst.Name):
+            if path is None:
+                self._submodules.pop(target.value, None)
+            else:
+                self._submodules[target.value] = path
+
     # -- expressions ---------------------------------------------------------------------------
 
     def expr(self, node: cst.CSTNode, where: _Where) -> None:
@@ -250,8 +284,11 @@ class _TraceWalker:
         if isinstance(node, cst.Attribute) and node.attr.value in _ACCESS_KIND:
             self.expr(node.value, where)
             if not where.in_backward:
-                where.invoke.waits_for = _module_access(node)
+                path = _module_path(node.value, self._submodules)
+                where.invoke.waits_for = ModuleAccess(("?",) if path is None else path, _ACCESS_KIND[node.attr.value])
             return
+        if isinstance(node, _COMPREHENSIONS):  # runs its element once per item, like a loop
+            where = replace(where, loops=where.loops + (id(node),))
         for child in node.children:
             self.expr(child, where)
         if isinstance(node, cst.Call):
@@ -392,23 +429,48 @@ def _call_attr(node: cst.CSTNode) -> Optional[str]:
     return None
 
 
-def _module_access(node: cst.Attribute) -> ModuleAccess:
+def _disables_grad(node: cst.CSTNode, scope: Scope) -> bool:
+    """`torch.no_grad()`, `torch.inference_mode()`, `torch.set_grad_enabled(False)` (or undecorated)."""
+    call = node if isinstance(node, cst.Call) else None
+    name = scope.qualified(call.func if call else node)
+    if name in ("torch.no_grad", "torch.inference_mode"):
+        return True
+    if name == "torch.set_grad_enabled" and call is not None and call.args:
+        return _truth(call.args[0].value, scope) is False
+    return False
+
+
+def _module_path(node: cst.CSTNode, submodules: Dict[str, Tuple[object, ...]]) -> Optional[Tuple[object, ...]]:
+    """`model.transformer.h[1]` as ("transformer", "h", 1); "?" for an index not known statically.
+
+    The root name is taken for the model itself unless it names a submodule bound earlier.
+    None when the expression is not a chain of attributes and subscripts on a name.
+    """
     path: List[object] = []
-    value = node.value
+    value = node
     while True:
         if isinstance(value, cst.Attribute):
+            if value.attr.value in _ACCESS_KIND:
+                return None
             path.append(value.attr.value)
             value = value.value
         elif isinstance(value, cst.Subscript):
             index = value.slice[0].slice if len(value.slice) == 1 else None
             literal = index.value if isinstance(index, cst.Index) else None
-            path.append(int(literal.value) if isinstance(literal, cst.Integer) else "?")
+            path.append(int(literal.value, 0) if isinstance(literal, cst.Integer) else "?")
             value = value.value
+        elif isinstance(value, cst.Name):
+            return submodules.get(value.value, ()) + tuple(reversed(path))
         else:
-            break
-    if not isinstance(value, cst.Name):
-        path.append("?")
-    return ModuleAccess(tuple(reversed(path)), _ACCESS_KIND[node.attr.value])
+            return None
+
+
+def _iterated_module_path(node: cst.CSTNode, submodules) -> Optional[Tuple[object, ...]]:
+    """`for layer in model.transformer.h` (or `enumerate(...)` of it): one item of a module list."""
+    if isinstance(node, cst.Call) and dotted_name(node.func) in ("enumerate", "reversed") and node.args:
+        node = node.args[0].value
+    path = _module_path(node, submodules)
+    return None if path is None else path + ("?",)
 
 
 def _loss_expression(call: cst.Call, kind: CallKind) -> Optional[cst.BaseExpression]:

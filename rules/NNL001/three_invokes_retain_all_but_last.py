@@ -1,0 +1,11 @@
+"""Three invokes; every backward but the last retains the graph.
+
+The correct pattern: the run is clean.
+"""
+with model.trace() as tracer:
+    with tracer.invoke("hello world"):
+        model.lm_head.output.sum().backward(retain_graph=True)
+    with tracer.invoke("the cat sat"):
+        model.lm_head.output.sum().backward(retain_graph=True)
+    with tracer.invoke("a dog ran"):
+        model.lm_head.output.sum().backward()

@@ -1,0 +1,22 @@
+"""Execute one rule case as a program: the shared tiny model bound to the free name `model`.
+
+nnsight reads a `with` block's source back by file name to run it, so a case runs from its real
+path, and rewritten source runs under a synthetic name registered in `linecache`.
+"""
+from __future__ import annotations
+
+import linecache
+from pathlib import Path
+
+
+def run_case(path: Path, model, source: str | None = None) -> None:
+    """Run the case at `path` (or `source`, a rewrite of it) in a fresh `__main__` namespace."""
+    filename = str(path)
+    if source is None:
+        source = path.read_text()
+    else:
+        # A distinct name per distinct text: nnsight caches a file's source forever.
+        filename = f"<{path.stem}:rewritten:{hash(source):x}>"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    code = compile(source, filename, "exec")
+    exec(code, {"__name__": "__main__", "__file__": filename, "model": model})

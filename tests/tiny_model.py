@@ -1,0 +1,30 @@
+"""A tiny offline nnsight LanguageModel: a random 2-layer, 32-dim GPT-2 and a word-level tokenizer.
+
+Nothing is downloaded; the same seed gives the same weights in every process.
+"""
+from __future__ import annotations
+
+import functools
+
+WORDS = ["hello", "world", "the", "cat", "sat", "on", "mat", "a", "dog", "ran"]
+
+
+@functools.lru_cache(maxsize=None)
+def tiny_model():
+    import nnsight
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+
+    vocab = {"<unk>": 0, "<pad>": 1, **{w: i + 2 for i, w in enumerate(WORDS)}}
+    core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
+    core.pre_tokenizer = pre_tokenizers.Whitespace()
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, unk_token="<unk>", pad_token="<pad>")
+
+    torch.manual_seed(0)
+    config = GPT2Config(
+        vocab_size=len(vocab), n_positions=32, n_embd=32, n_layer=2, n_head=2,
+        bos_token_id=1, eos_token_id=1, pad_token_id=1,
+    )
+    net = GPT2LMHeadModel(config).eval()
+    return nnsight.LanguageModel(net, tokenizer=tokenizer)
