@@ -82,17 +82,14 @@ def _syntax_error_location(source, error) -> Tuple[int, int, str]:
 
 
 def check_module(module, path: str, codes: Sequence[str], options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
-    from libcst.metadata import MetadataWrapper
-
     from nnsight_lint import rules
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext
 
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    file_model = build_file_model(wrapper.module, options.trace_names)
+    file_model = build_file_model(module, options.trace_names)
     if not any(trace.backwards for trace in file_model.traces):
         return []
-    context = RuleContext(path, wrapper)
+    context = RuleContext(path, module)
     found = [d for code in codes for d in rules.RULES[code].check(file_model, context)]
     return sorted(without_noqa(found, module.code.splitlines()), key=Diagnostic.sort_key)
 

@@ -25,6 +25,7 @@ from nnsight_lint.analysis.model import (
     Retention,
     Trace,
 )
+from nnsight_lint.analysis.tree import children
 from nnsight_lint.analysis.scope import (
     Scope,
     backward_kind,
@@ -289,7 +290,7 @@ class _TraceWalker:
             return
         if isinstance(node, _COMPREHENSIONS):  # runs its element once per item, like a loop
             where = replace(where, loops=where.loops + (id(node),))
-        for child in node.children:
+        for child in children(node):
             self.expr(child, where)
         if isinstance(node, cst.Call):
             kind = backward_kind(node, where.scope)
@@ -372,7 +373,7 @@ def _origins(node: cst.CSTNode, env: Env, scope: Scope, call_results) -> FrozenS
             return _NO_GRAPH  # `.detach()` cuts the graph
         if id(node) in call_results:
             return call_results[id(node)] | _union(_origins(a.value, env, scope, call_results) for a in node.args)
-    return _union(_origins(child, env, scope, call_results) for child in node.children)
+    return _union(_origins(child, env, scope, call_results) for child in children(node))
 
 
 def _union(parts: Iterable[FrozenSet[Origin]]) -> FrozenSet[Origin]:

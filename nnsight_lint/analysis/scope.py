@@ -82,71 +82,85 @@ def backward_kind(call: cst.Call, scope: Scope) -> Optional[CallKind]:
     return None
 
 
-class _ScopeCollector(cst.CSTVisitor):
+class _ScopeCollector:
     """Fills a Scope from one function or module body, without entering nested scopes."""
 
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.scope.functions[node.name.value] = node
-        self._bind(node.name.value, _UNSET)
-        return False
+    def statement(self, node: cst.CSTNode) -> None:
+        if isinstance(node, cst.SimpleStatementLine):
+            for small in node.body:
+                self.small_statement(small)
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            if isinstance(node, cst.FunctionDef):
+                self.scope.functions[node.name.value] = node
+            self._bind(node.name.value, _UNSET)
+        else:
+            if isinstance(node, cst.For):
+                self._bind_all(node.target)
+            elif isinstance(node, cst.With):
+                for item in node.items:
+                    if item.asname is not None:
+                        self._bind_all(item.asname.name)
+            elif isinstance(node, cst.ExceptHandler) and node.name is not None:
+                self._bind_all(node.name.name)
+            for block in _statement_blocks(node):
+                for statement in block:
+                    self.statement(statement)
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self._bind(node.name.value, _UNSET)
-        return False
+    def small_statement(self, node: cst.BaseSmallStatement) -> None:
+        if isinstance(node, cst.Import):
+            for alias in node.names:
+                full = dotted_name(alias.name)
+                if alias.asname is not None:
+                    self.scope.imports[alias.asname.name.value] = full
+                else:
+                    head = full.split(".")[0]
+                    self.scope.imports[head] = head
+        elif isinstance(node, cst.ImportFrom):
+            if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+                return
+            module = dotted_name(node.module)
+            for alias in node.names:
+                local = alias.asname.name.value if alias.asname is not None else alias.name.value
+                self.scope.imports[local] = f"{module}.{dotted_name(alias.name)}"
+        elif isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name) and len(node.targets) == 1:
+                    self._bind(target.target.value, node.value)
+                else:
+                    self._bind_all(target.target)
+        elif isinstance(node, cst.AnnAssign):
+            if isinstance(node.target, cst.Name) and node.value is not None:
+                self._bind(node.target.value, node.value)
+        elif isinstance(node, cst.AugAssign):
+            self._bind_all(node.target)
 
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_Import(self, node: cst.Import) -> None:
-        for alias in node.names:
-            full = dotted_name(alias.name)
-            if alias.asname is not None:
-                self.scope.imports[alias.asname.name.value] = full
-            else:
-                head = full.split(".")[0]
-                self.scope.imports[head] = head
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
-            return
-        module = dotted_name(node.module)
-        for alias in node.names:
-            local = alias.asname.name.value if alias.asname is not None else alias.name.value
-            self.scope.imports[local] = f"{module}.{dotted_name(alias.name)}"
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                self._bind(target.target.value, node.value if len(node.targets) == 1 else _UNSET)
-            else:
-                for name in _target_names(target.target):
-                    self._bind(name, _UNSET)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.value is not None:
-            self._bind(node.target.value, node.value)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        for name in _target_names(node.target):
-            self._bind(name, _UNSET)
-
-    def visit_For(self, node: cst.For) -> None:
-        for name in _target_names(node.target):
-            self._bind(name, _UNSET)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        for name in _target_names(node.name):
-            self._bind(name, _UNSET)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        for name in _target_names(node.target):
+    def _bind_all(self, target: cst.CSTNode) -> None:
+        for name in _target_names(target):
             self._bind(name, _UNSET)
 
     def _bind(self, name: str, value) -> None:
         self.scope.literals[name] = _UNSET if name in self.scope.literals else value
+
+
+def _statement_blocks(node: cst.CSTNode):
+    """Statement lists directly inside a compound statement (handlers and else-arms included)."""
+    body = getattr(node, "body", None)
+    if isinstance(body, cst.BaseSuite):
+        yield body.body if isinstance(body, cst.IndentedBlock) else [cst.SimpleStatementLine(body=body.body)]
+    for name in ("handlers", "cases"):
+        for part in getattr(node, name, ()):
+            yield [part]
+    for name in ("orelse", "finalbody"):
+        part = getattr(node, name, None)
+        if part is not None:
+            yield [part] if isinstance(part, cst.If) else _suite(part.body)
+
+
+def _suite(body: cst.BaseSuite):
+    return body.body if isinstance(body, cst.IndentedBlock) else [cst.SimpleStatementLine(body=body.body)]
 
 
 def _target_names(node: cst.CSTNode) -> List[str]:
@@ -165,7 +179,7 @@ def collect_scope(body: Sequence[cst.CSTNode], parent: Optional[Scope] = None, p
     for param in params or ():
         scope.literals[param] = _UNSET
     for statement in body:
-        statement.visit(collector)
+        collector.statement(statement)
     return scope
 
 

@@ -4,28 +4,23 @@ from __future__ import annotations
 from typing import Optional, Tuple
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from nnsight_lint.diagnostics import Diagnostic, Fix, Position
+from nnsight_lint.positions import Positions
 
 
 class RuleContext:
-    def __init__(self, path: str, wrapper: MetadataWrapper) -> None:
+    def __init__(self, path: str, module: cst.Module) -> None:
         self.path = path
-        self.module: cst.Module = wrapper.module
-        self._wrapper = wrapper
-        self._positions = None
+        self.module = module
+        self._positions: Optional[Positions] = None
         self._lines = None
 
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based line and column of a node's first character, and of the character after it."""
         if self._positions is None:  # computed on first use: most files report nothing
-            self._positions = self._wrapper.resolve(PositionProvider)
-        code_range = self._positions[node]
-        return (
-            Position(code_range.start.line, code_range.start.column + 1),
-            Position(code_range.end.line, code_range.end.column + 1),
-        )
+            self._positions = Positions(self.module)
+        return self._positions.span(node)
 
     def line_text(self, line: int) -> str:
         if self._lines is None:

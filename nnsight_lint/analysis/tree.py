@@ -1,0 +1,42 @@
+"""Fast, read-only walking of libcst trees.
+
+libcst's own `visit` and `children` rebuild nodes as they go, which costs more than the parse;
+the analysis only reads, so it walks dataclass fields directly, skipping layout-only fields.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Dict, Iterator, Tuple
+
+import libcst as cst
+
+# Fields that hold layout (whitespace, punctuation) or names that are not variable references.
+_SKIPPED = {
+    "lpar", "rpar", "lbracket", "rbracket", "lbrace", "rbrace", "comma", "dot", "equal", "colon",
+    "semicolon", "operator", "keyword", "attr", "asynchronous",
+}
+_FIELDS: Dict[type, Tuple[str, ...]] = {}
+
+
+def _fields(kind: type) -> Tuple[str, ...]:
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = tuple(
+            f.name
+            for f in dataclasses.fields(kind)
+            if f.name not in _SKIPPED and not f.name.startswith("whitespace")
+        )
+        _FIELDS[kind] = names
+    return names
+
+
+def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The child nodes that carry code, in field order (source order for expressions)."""
+    for name in _fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, (tuple, list)):
+            for item in value:
+                if isinstance(item, cst.CSTNode):
+                    yield item

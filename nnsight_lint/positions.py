@@ -1,0 +1,73 @@
+"""Node positions at a fraction of libcst's PositionProvider cost.
+
+PositionProvider tracks line and column through every token of the module. Here the code
+generator only notes, per node, where its tokens start and end in the token list; the few
+positions a run reports are turned into lines and columns on demand. Semantics are
+PositionProvider's: a node's syntactic range, else its whitespace-inclusive range.
+"""
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from contextlib import contextmanager
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+
+from nnsight_lint.diagnostics import Position
+
+_LINE_BREAK = re.compile(r"\r\n?|\n")
+
+
+class _SpanRecordingState(CodegenState):
+    def __init__(self, module: cst.Module) -> None:
+        super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
+        self.spans: Dict[cst.CSTNode, tuple] = {}
+        self.inclusive_starts: List[int] = []
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        self.inclusive_starts.append(len(self.tokens))
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        start = self.inclusive_starts.pop()
+        if node not in self.spans:  # a syntactic range, recorded inside, wins
+            self.spans[node] = (start, len(self.tokens), None, None)
+
+    def pop_trailing_newline(self) -> None:
+        pass  # PositionProvider counts the newline a file without one would end with; so do we
+
+    @contextmanager
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        start = len(self.tokens)
+        yield
+        self.spans[node] = (start, len(self.tokens), start_node, end_node)
+
+
+class Positions:
+    def __init__(self, module: cst.Module) -> None:
+        state = _SpanRecordingState(module)
+        module._codegen(state)
+        self._spans = state.spans
+        self._offsets = [0, *itertools.accumulate(map(len, state.tokens))]
+        code = "".join(state.tokens)
+        self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(code)]
+
+    def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
+        """1-based (line, column) of the node's first character and of the character after it."""
+        start, end = self._token_range(node)
+        return self._position(start), self._position(end)
+
+    def _token_range(self, node: cst.CSTNode) -> Tuple[int, int]:
+        start, end, start_node, end_node = self._spans[node]
+        if start_node is not None:
+            start = self._token_range(start_node)[0]
+        if end_node is not None:
+            end = self._token_range(end_node)[1]
+        return start, end
+
+    def _position(self, token_index: int) -> Position:
+        offset = self._offsets[min(token_index, len(self._offsets) - 1)]
+        line = bisect.bisect_right(self._line_starts, offset) - 1
+        return Position(line + 1, offset - self._line_starts[line] + 1)
