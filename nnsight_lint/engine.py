@@ -2,6 +2,7 @@
 honour `# noqa`. Knows nothing about any particular rule."""
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
@@ -23,12 +24,18 @@ DEFAULT_OPTIONS = LintOptions()
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
-    """Raw-text pre-filter: every finding needs a trace opener and a backward-like call."""
-    if isinstance(source, bytes):
-        has = lambda word: word.encode() in source  # noqa: E731
-    else:
-        has = lambda word: word in source  # noqa: E731
-    return any(has(name) for name in options.trace_names) and (has("backward") or has("grad"))
+    """Raw-text pre-filter: every finding needs a `.trace` opener and a backward-like call."""
+    if isinstance(source, str):
+        source = source.encode("utf-8", "surrogatepass")
+    return _trace_pattern(tuple(options.trace_names)).search(source) is not None and (
+        b"backward" in source or b"grad" in source
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _trace_pattern(trace_names: Tuple[str, ...]) -> "re.Pattern[bytes]":
+    names = "|".join(re.escape(name) for name in trace_names)
+    return re.compile(rf"\.\s*(?:{names})\b".encode())
 
 
 def lint_source(
@@ -37,12 +44,12 @@ def lint_source(
     """All findings for one file's source (bytes keep their declared encoding and BOM)."""
     from nnsight_lint import rules
 
+    if not could_have_findings(source, options):
+        return []  # never parsed: its syntax is other tools' business
     codes = rules.selected(options.select, options.ignore)
     module_or_error = parse(source, path)
     if isinstance(module_or_error, Diagnostic):
         return [module_or_error] if "NNL000" in codes else []
-    if not could_have_findings(source, options):
-        return []
     return check_module(module_or_error, path, codes, options)
 
 

@@ -115,29 +115,43 @@ def test_exit_zero_and_quiet(tmp_path):
 
 
 def test_syntax_error_is_nnl000_and_the_run_goes_on(tmp_path):
-    write(tmp_path / "a_broken.py", "def f(:\n    pass\n")
+    write(tmp_path / "a_broken.py", "with model.trace():\n    def f(:\n        loss.backward()\n")
     write(tmp_path / "b_bad.py", TWO_INVOKES)
     result = run("check", "-q", ".", cwd=tmp_path)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("a_broken.py:1:7: NNL000 invalid syntax:")
+    assert lines[0].startswith("a_broken.py:2:11: NNL000 invalid syntax:")
     assert lines[1].startswith("b_bad.py:3:36: NNL001")
     assert "Traceback" not in result.stderr
 
 
+def test_files_that_cannot_hold_a_finding_are_not_parsed(tmp_path):
+    # The raw-text pre-filter: no `.trace` opener, so not even a syntax error is looked for.
+    write(tmp_path / "other.py", "def f(:\n    loss.backward()\n")
+    assert run("check", "other.py", cwd=tmp_path).returncode == 0
+
+
 @pytest.mark.parametrize(
     "content",
-    [b"\xff\xfe\x00garbage", b"# -*- coding: no-such-codec -*-\nx = 1\n", b"x = '\xe9'\n", b"\x00\x00", b""],
+    [
+        b"\xff\xfe\x00garbage m.trace() backward",
+        b"# -*- coding: no-such-codec -*-\nwith m.trace():\n    x.backward()\n",
+        b"with m.trace():\n    x.backward('\xe9')\n",
+        b"\x00\x00 m.trace() x.backward()",
+        b"",
+    ],
     ids=["binary", "unknown-codec", "not-utf8", "nul", "empty"],
 )
 def test_bad_bytes_never_give_a_traceback(tmp_path, content):
     (tmp_path / "weird.py").write_bytes(content)
     result = run("check", "weird.py", cwd=tmp_path)
     assert "Traceback" not in result.stderr
-    assert result.returncode in (0, 1)
-    if result.returncode:
-        assert result.stdout.startswith("weird.py:1:")
+    if content:
+        assert result.returncode == 1
+        assert result.stdout.startswith("weird.py:")
         assert "NNL000" in result.stdout
+    else:
+        assert result.returncode == 0
 
 
 def test_stdin_with_a_display_name():

@@ -1,0 +1,108 @@
+"""A cache of findings keyed by file content, settings and tool version, so an unchanged file is
+never parsed twice. `.nnsight_lint_cache/` holds one JSON index per (version, settings); a file is
+a hit when its size and mtime match the index (no read), or, failing that, its content hash does.
+A corrupt, foreign or unwritable cache is ignored: the run just does the work.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from typing import Dict, List, Optional
+
+from nnsight_lint import __version__
+from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
+
+CACHE_DIR_NAME = ".nnsight_lint_cache"
+_FORMAT = 1
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+class Cache:
+    def __init__(self, directory: str, settings_key: str) -> None:
+        self.directory = directory
+        digest = hashlib.blake2b(f"{_FORMAT}|{__version__}|{settings_key}".encode(), digest_size=8).hexdigest()
+        self._index_path = os.path.join(directory, f"index-{digest}.json")
+        self._entries: Dict[str, list] = self._load()
+        self._dirty = False
+
+    def _load(self) -> Dict[str, list]:
+        try:
+            with open(self._index_path, encoding="utf-8") as handle:
+                data = json.load(handle)
+            if data.get("format") == _FORMAT and data.get("version") == __version__:
+                return dict(data["files"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass
+        return {}
+
+    def lookup_by_stat(self, path: str) -> Optional[List[Diagnostic]]:
+        entry = self._entries.get(os.path.abspath(path))
+        if entry is None:
+            return None
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        if [stat.st_size, stat.st_mtime_ns] != entry[:2]:
+            return None
+        return _decode(path, entry[3])
+
+    def lookup_by_content(self, path: str, digest: str) -> Optional[List[Diagnostic]]:
+        entry = self._entries.get(os.path.abspath(path))
+        if entry is None or entry[2] != digest:
+            return None
+        self._remember(path, digest, entry[3])  # refresh size and mtime for the next run
+        return _decode(path, entry[3])
+
+    def store(self, path: str, digest: str, diagnostics: List[Diagnostic]) -> None:
+        self._remember(path, digest, [_encode(d) for d in diagnostics])
+
+    def _remember(self, path: str, digest: str, encoded: list) -> None:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return
+        self._entries[os.path.abspath(path)] = [stat.st_size, stat.st_mtime_ns, digest, encoded]
+        self._dirty = True
+
+    def save(self) -> None:
+        if not self._dirty:
+            return
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            ignore = os.path.join(self.directory, ".gitignore")
+            if not os.path.exists(ignore):
+                with open(ignore, "w", encoding="utf-8") as handle:
+                    handle.write("# Created by nnsight-lint.\n*\n")
+            payload = json.dumps({"format": _FORMAT, "version": __version__, "files": self._entries})
+            handle, temporary = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(payload)
+            os.replace(temporary, self._index_path)
+        except OSError:
+            pass  # a cache that cannot be written is only a slower next run
+
+
+def _encode(d: Diagnostic) -> list:
+    fix = None
+    if d.fix is not None:
+        fix = [d.fix.safe, [[e.start.line, e.start.column, e.end.line, e.end.column, e.content] for e in d.fix.edits]]
+    return [d.code, d.message, d.start.line, d.start.column, d.end.line, d.end.column, fix, d.cell]
+
+
+def _decode(path: str, encoded: list) -> Optional[List[Diagnostic]]:
+    try:
+        out = []
+        for code, message, line, column, end_line, end_column, fix, cell in encoded:
+            if fix is not None:
+                safe, edits = fix
+                fix = Fix(tuple(Edit(Position(a, b), Position(c, d), text) for a, b, c, d, text in edits), safe)
+            out.append(Diagnostic(path, code, message, Position(line, column), Position(end_line, end_column), fix, cell))
+        return out
+    except (TypeError, ValueError):
+        return None  # a foreign entry: recompute
