@@ -24,18 +24,23 @@ DEFAULT_OPTIONS = LintOptions()
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
-    """Raw-text pre-filter: every finding needs a `.trace` opener and a backward-like call."""
+    """Raw-text pre-filter: every finding needs a `with ....trace(` opener and a backward-like call
+    (`.backward(`, or `torch.autograd`'s `grad`/`backward`, whose import names `autograd`)."""
     if isinstance(source, str):
         source = source.encode("utf-8", "surrogatepass")
-    return _trace_pattern(tuple(options.trace_names)).search(source) is not None and (
-        b"backward" in source or b"grad" in source
-    )
+    # Cheapest test first: most files name no trace at all.
+    if not any(name.encode() in source for name in options.trace_names):
+        return False
+    if b"backward" not in source and b"autograd" not in source:
+        return False
+    return _trace_pattern(tuple(options.trace_names)).search(source) is not None
 
 
 @functools.lru_cache(maxsize=16)
 def _trace_pattern(trace_names: Tuple[str, ...]) -> "re.Pattern[bytes]":
+    # `with` up to the `:` that ends its items, so parenthesised multi-line items match too.
     names = "|".join(re.escape(name) for name in trace_names)
-    return re.compile(rf"\.\s*(?:{names})\b".encode())
+    return re.compile(rf"\bwith\b[^:]{{0,400}}?\.\s*(?:{names})\s*\(".encode())
 
 
 def lint_source(
