@@ -22,26 +22,27 @@ import functools
 import inspect
 import sys
 import weakref
+from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Any, Callable, Iterator, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 from nnsight_lint import messages
 
 TORCH_TEXT = "Trying to backward through the graph a second time"
 
 # Frames of these top-level packages are machinery, not the user's call site.
-_MACHINERY = frozenset({"torch", "nnsight", "nnsight_lint", "contextlib", "functools"})
+_MACHINERY = frozenset({"torch", "nnsight", "nnsight_lint", "contextlib", "functools", "threading"})
 _MAX_DEPTH = 400
 
 _originals: dict[str, Callable] = {}  # "backward"/"grad" -> the torch function we replaced
-_last: Optional["_Freed"] = None  # the last backward that ran nnsight code and freed its graph
+_last: _Freed | None = None  # the last backward that ran nnsight code and freed its graph
 
 
 class _Site(NamedTuple):
     """Where a backward ran: the user's file and line, whether nnsight ran it, and its trace."""
 
-    path: Optional[str]
-    line: Optional[int]
+    path: str | None
+    line: int | None
     in_nnsight: bool
     trace: Any  # a weakref to an object unique to the trace, or None when not identifiable
 
@@ -136,7 +137,7 @@ def _wrap(original: Callable, call: str) -> Callable:
     return wrapper
 
 
-def _translate(err: RuntimeError, retaining: bool, frame: FrameType) -> Optional[RuntimeError]:
+def _translate(err: RuntimeError, retaining: bool, frame: FrameType) -> RuntimeError | None:
     """Our RuntimeError for torch's `err`, or None to let `err` through unchanged."""
     try:
         site = _site(frame)
@@ -144,17 +145,18 @@ def _translate(err: RuntimeError, retaining: bool, frame: FrameType) -> Optional
             return None
         freed = _last if _last is not None and _same_trace(_last.site, site) else None
         text = explain(str(err), site, freed, retaining)
-    except Exception:  # never let the hook's own trouble hide torch's error
+    except Exception:  # noqa: BLE001  (the hook's own trouble must never hide torch's error)
         return None
-    if err.__context__ is not None:  # nnsight 0.8: its internal "no `with` block found" probe
+    context = err.__context__  # nnsight 0.8: its internal "found no `with` block" probe
+    if context is not None and type(context).__module__.partition(".")[0] == "nnsight":
         err.__suppress_context__ = True
     return RuntimeError(text)
 
 
-def explain(torch_text: str, failing: _Site, freed: Optional[_Freed], retaining: bool) -> str:
+def explain(torch_text: str, failing: _Site, freed: _Freed | None, retaining: bool) -> str:
     """The full NNL001 run-time message; its first line is the linter's NNL001 message."""
     call = freed.call if freed is not None else "backward()"
-    in_loop = freed is not None and (freed.site.path, freed.site.line) == (failing.path, failing.line)
+    in_loop = freed is not None and freed.site[:2] == failing[:2]  # same file and line
     freed_at = f" (at {_where(freed.site)})" if freed is not None and freed.site.line else ""
     advice = messages.NNL001_RUNTIME_ALREADY_RETAINING if retaining else messages.NNL001_RUNTIME_FIX
     return "\n\n".join(
@@ -181,7 +183,7 @@ def _same_trace(a: _Site, b: _Site) -> bool:
 # --- reading the stack --------------------------------------------------------------------------
 
 
-def _site(frame: Optional[FrameType]) -> _Site:
+def _site(frame: FrameType | None) -> _Site:
     """The innermost user frame's file and line, and whether nnsight intervention code is below.
 
     nnsight 0.5-0.7 run intervention code compiled as "<nnsight ...>" (lines counted from the
@@ -193,15 +195,15 @@ def _site(frame: Optional[FrameType]) -> _Site:
     depth = 0
     while frame is not None and depth < _MAX_DEPTH:
         filename = frame.f_code.co_filename
-        generated = filename.startswith("<nnsight")
+        generated = filename.startswith("<nnsight ")  # not "<nnsight-console>"
         module = frame.f_globals.get("__name__") or ""
         if generated or module == "nnsight.intervention.interleaver":
             in_nnsight = True
             if trace is None:
                 trace = _trace_of(frame, generated)
         if line is None:
-            if generated:
-                path, line = _unmap(frame)
+            if generated:  # unmappable: still better than a frame of nnsight's worker thread
+                path, line = _unmap(frame) or (filename, frame.f_lineno)
             elif module.partition(".")[0] not in _MACHINERY:
                 path, line = filename, frame.f_lineno
         if line is not None and trace is not None:
@@ -211,25 +213,23 @@ def _site(frame: Optional[FrameType]) -> _Site:
     return _Site(path, line, in_nnsight, trace)
 
 
-def _unmap(frame: FrameType) -> tuple[Optional[str], Optional[int]]:
+def _unmap(frame: FrameType) -> tuple[str, int] | None:
     """File and line in the user's source of a frame nnsight 0.5-0.7 compiled as "<nnsight N>"."""
     infos = []
     info = frame.f_locals.get("__nnsight_tracing_info__")
     while info is not None and len(infos) < 64:
         infos.append(info)
         outer = getattr(info, "frame", None)
-        if not isinstance(outer, FrameType) or not outer.f_code.co_filename.startswith("<nnsight"):
+        if not _is_generated(outer):
             break
         info = outer.f_locals.get("__nnsight_tracing_info__")
     offset, path = 0, None
     for info in reversed(infos):  # outermost (the trace in the user's file) first
         outer = info.frame
-        if isinstance(outer, FrameType) and not outer.f_code.co_filename.startswith("<nnsight"):
+        if isinstance(outer, FrameType) and not _is_generated(outer):
             offset, path = outer.f_code.co_firstlineno - 1, outer.f_code.co_filename
         offset += info.start_line - 1
-    if path is None:
-        return None, None
-    return path, frame.f_lineno + offset
+    return (path, frame.f_lineno + offset) if path is not None else None
 
 
 def _trace_of(frame: FrameType, generated: bool) -> Any:
@@ -239,7 +239,7 @@ def _trace_of(frame: FrameType, generated: bool) -> Any:
         while info is not None:
             outermost = info
             outer = getattr(info, "frame", None)
-            if not isinstance(outer, FrameType) or not outer.f_code.co_filename.startswith("<nnsight"):
+            if not _is_generated(outer):
                 break
             info = outer.f_locals.get("__nnsight_tracing_info__")
         owner = outermost
@@ -250,3 +250,7 @@ def _trace_of(frame: FrameType, generated: bool) -> Any:
         return weakref.ref(owner) if owner is not None else None
     except TypeError:
         return None
+
+
+def _is_generated(frame: Any) -> bool:
+    return isinstance(frame, FrameType) and frame.f_code.co_filename.startswith("<nnsight")
