@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
@@ -62,6 +62,11 @@ def parse(source: Union[str, bytes], path: str):
     """A libcst Module, or the NNL000 diagnostic saying why there is none."""
     import libcst as cst
 
+    refused = _too_deep(source)
+    if refused is not None:
+        line, column, detail = refused
+        return Diagnostic(path, "NNL000", messages.NNL000_SYNTAX.format(detail=detail), Position(line, column),
+                          Position(line, column))
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as error:
@@ -70,6 +75,23 @@ def parse(source: Union[str, bytes], path: str):
         line, column, detail = 1, 1, str(error).splitlines()[0] if str(error) else type(error).__name__
     start = Position(max(line, 1), max(column, 1))
     return Diagnostic(path, "NNL000", messages.NNL000_SYNTAX.format(detail=detail), start, start)
+
+
+def _too_deep(source) -> Optional[Tuple[int, int, str]]:
+    """Nesting CPython's own parser refuses: libcst's native parser would overflow its stack on it
+    (about a thousand open brackets) and kill the process, which no `except` can catch."""
+    import ast
+
+    try:
+        ast.parse(source)
+    except SyntaxError as error:
+        if "too many nested" in (error.msg or ""):
+            return max(error.lineno or 1, 1), max(error.offset or 1, 1), error.msg
+    except (RecursionError, MemoryError):
+        return 1, 1, "too deeply nested for Python's parser"
+    except Exception:  # NUL bytes, bad encodings: libcst reports those itself
+        pass
+    return None
 
 
 _LIBCST_AT = re.compile(r"error at (\d+):(\d+): (.*)")
