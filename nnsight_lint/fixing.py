@@ -10,13 +10,16 @@ import os
 import re
 import tempfile
 import tokenize
+import warnings
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from nnsight_lint.diagnostics import Diagnostic, Edit, Position
+from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 
 MAX_PASSES = 10
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # Python's own line breaks (not str.splitlines()'s)
+
+Span = Tuple[int, int, str]  # start offset, end offset (exclusive), replacement
 
 
 class FixError(Exception):
@@ -40,23 +43,68 @@ def decode(source: bytes) -> Tuple[str, str]:
     return source.decode(encoding), encoding
 
 
-def apply_edits(text: str, edits: Sequence[Edit]) -> str:
-    """Apply non-overlapping edits (later ones that overlap an earlier one are left out)."""
+def apply_fixes(text: str, fixes: Sequence[Fix]) -> Tuple[str, int]:
+    """Apply each fix whose edits all fit beside the ones already taken; (new text, fixes applied).
+
+    A fix identical to one already taken (one call reported twice) counts as applied once more
+    without editing twice. A fix that overlaps a taken one is left for the next pass.
+    """
     starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
 
     def offset(position: Position) -> int:
         return starts[position.line - 1] + position.column - 1
 
-    spans = sorted(((offset(e.start), offset(e.end), e.content) for e in edits), key=lambda s: s[:2])
+    taken: List[Span] = []
+    applied = 0
+    candidates = [sorted((offset(e.start), offset(e.end), e.content) for e in fix.edits) for fix in fixes]
+    for spans in sorted(candidates):  # in text order: of two overlapping fixes, the first wins
+        if spans and all(span in taken for span in spans):
+            applied += 1
+            continue
+        if any(_conflict(span, other) for span in spans for other in taken):
+            continue
+        taken.extend(spans)
+        applied += 1
     pieces, cursor = [], 0
-    for start, end, content in spans:
-        if start < cursor:
-            continue  # overlaps an edit already taken; the next pass re-checks
+    for start, end, content in sorted(taken, key=lambda s: s[:2]):
         pieces.append(text[cursor:start])
         pieces.append(content)
         cursor = end
     pieces.append(text[cursor:])
-    return "".join(pieces)
+    return "".join(pieces), applied
+
+
+def _conflict(a: Span, b: Span) -> bool:
+    """Two edits touch the same text, or insert at the same point (their order would be a guess)."""
+    if a[0] == a[1] == b[0] == b[1]:
+        return True
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """Apply non-overlapping edits (one that overlaps an edit already taken is left out)."""
+    return apply_fixes(text, [Fix((edit,)) for edit in edits])[0]
+
+
+def syntax_error(text: str, strict: bool = True) -> Optional[str]:
+    """Why `text` does not parse, or None. `strict` also asks CPython's compiler, which rejects
+    some code libcst accepts (a repeated keyword argument); pass False for a file it already rejects
+    (top-level `await` in a notebook cell, code for a newer Python).
+    """
+    import libcst as cst
+
+    try:
+        cst.parse_module(text)
+    except cst.ParserSyntaxError as error:
+        return str(error.message).strip().splitlines()[0]
+    if strict:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # SyntaxWarnings are the file's own, not ours to print
+                compile(text, "<fixed>", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as error:
+            return getattr(error, "msg", None) or str(error)
+    return None
 
 
 def fix_text(
@@ -66,40 +114,57 @@ def fix_text(
 ) -> FixOutcome:
     """Apply every applicable fix, re-linting after each pass until none is left (bounded).
 
-    `lint` maps text to diagnostics. Raises FixError if a pass produces code that does not parse.
+    `lint` maps text to diagnostics. Each pass is checked by the parsers themselves, whatever rules
+    `lint` runs. Raises FixError, and so reverts every fix, if a pass produces code that does not parse.
     """
     outcome = FixOutcome(text)
+    strict = None  # does CPython compile the original? Asked once, when there is something to fix
     for _ in range(MAX_PASSES):
         diagnostics = lint(outcome.text)
         applicable = [d for d in diagnostics if d.fix is not None and (d.fix.safe or unsafe)]
         if not applicable:
             outcome.remaining = diagnostics
             return outcome
-        new_text = apply_edits(outcome.text, [e for d in applicable for e in d.fix.edits])
-        if any(d.code == "NNL000" for d in lint(new_text)):
-            raise FixError(f"a fix for {applicable[0].code} at line {applicable[0].line} would break the syntax")
+        new_text, applied = apply_fixes(outcome.text, [d.fix for d in applicable])
         if new_text == outcome.text:
             break
+        if strict is None:
+            strict = syntax_error(text) is None
+        broken = syntax_error(new_text, strict)
+        if broken is not None:
+            where = ", ".join(sorted({f"{d.code} at line {d.line}" for d in applicable}))
+            raise FixError(f"the fix for {where} would produce code that does not parse ({broken})")
         outcome.text = new_text
-        outcome.fixed += len(applicable)
+        outcome.fixed += applied
     outcome.remaining = lint(outcome.text)
     return outcome
 
 
 def write_atomically(path: str, data: bytes) -> None:
-    """Replace `path` with `data` so that an interruption leaves either the old or the new file."""
-    directory = os.path.dirname(os.path.abspath(path))
-    mode = os.stat(path).st_mode
+    """Replace `path` with `data` so that an interruption leaves either the old or the new file.
+
+    The new content goes to a temporary file in the same directory, flushed to disk, then renamed
+    over the old one. A symlink is followed (the link stays, its target is rewritten); the file
+    keeps its mode, and its owner when we may set it.
+    """
+    target = os.path.realpath(path)
+    directory = os.path.dirname(target)
+    status = os.stat(target)
     handle, temporary = tempfile.mkstemp(dir=directory, prefix=".nnsight-lint-", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temporary, mode & 0o7777)
-        os.replace(temporary, path)
+        if hasattr(os, "chown"):
+            try:
+                os.chown(temporary, status.st_uid, status.st_gid)
+            except OSError:
+                pass  # not ours to give away: the file now belongs to whoever ran the fix
+        os.chmod(temporary, status.st_mode & 0o7777)  # after chown, which may clear set-id bits
+        os.replace(temporary, target)
     except BaseException:
-        if os.path.exists(temporary):
+        if os.path.lexists(temporary):
             os.unlink(temporary)
         raise
 
@@ -108,5 +173,11 @@ def unified_diff(path: str, before: str, after: str) -> str:
     import difflib
 
     old, new = (path, path) if os.path.isabs(path) else (f"a/{path}", f"b/{path}")
-    lines = difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), old, new)
+    lines = difflib.unified_diff(_lines(before), _lines(after), old, new)
     return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def _lines(text: str) -> List[str]:
+    """Lines with their ends, split where Python splits them (not at form feeds or U+2028)."""
+    starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+    return [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)]) if a < b]

@@ -94,29 +94,51 @@ def _message(call: BackwardCall, backwards: List[BackwardCall], context: RuleCon
 
 
 def _fix(call: BackwardCall, context: RuleContext) -> Fix:
-    """`retain_graph=True`: rewrite the flag where one is given, else add the keyword."""
+    """`retain_graph=True`: rewrite the flag where one is given (a keyword, a positional argument,
+    or a value in the `**mapping` literal), else add the keyword."""
     value = call.retention.value_node
     if value is not None:
         start, end = context.span(value)
         return Fix((Edit(start, end, "True"),))
-    return Fix((_add_keyword(call.call, context),))
+    return Fix(_add_keyword(call.call, context))
 
 
-def _add_keyword(call: cst.Call, context: RuleContext) -> Edit:
+def _add_keyword(call: cst.Call, context: RuleContext) -> "tuple[Edit, ...]":
+    """The edits that append `retain_graph=True` to a call's arguments, in the call's own layout."""
     keyword = "retain_graph=True"
+    newline = context.module.default_newline
+    call_end = context.span(call)[1]
+    close = Position(call_end.line, call_end.column - 1)  # at the `)`
+
+    def indent(line: int) -> str:
+        """The whitespace that starts a line (split where Python splits lines, not str.splitlines())."""
+        import re
+
+        text = re.split(r"\r\n|\r|\n", context.module.code)[line - 1]
+        return text[: len(text) - len(text.lstrip(" \t\f"))]
+
     if not call.args:
-        end = context.span(call)[1]
-        before_paren = Position(end.line, end.column - 1)
-        return Edit(before_paren, before_paren, keyword)
+        opening = call.whitespace_before_args
+        if isinstance(opening, cst.ParenthesizedWhitespace):
+            # `backward(  # comment` / `)`: a line of its own, one indent deeper than the `)`.
+            at = Position(close.line, 1)
+            return (Edit(at, at, f"{indent(close.line)}{context.module.default_indent}{keyword},{newline}"),)
+        return (Edit(close, close, keyword),)
     last = call.args[-1]
-    if not isinstance(last.comma, cst.Comma):
-        end = context.span(last.value)[1]
-        return Edit(end, end, f", {keyword}")
-    comma_end = context.span(last.comma)[1]
-    if isinstance(last.comma.whitespace_after, cst.ParenthesizedWhitespace):
-        # One argument per line: add ours on a line of its own, indented like the last one.
-        line = context.line_text(context.span(last)[0].line)
-        indent = line[: len(line) - len(line.lstrip())]
-        at = Position(comma_end.line + 1, 1)
-        return Edit(at, at, f"{indent}{keyword},{context.module.default_newline}")
-    return Edit(comma_end, comma_end, f" {keyword},")
+    start, end = context.span(last.value)
+    if len(call.args) == 1 and isinstance(last.value, cst.GeneratorExp) and not last.value.lpar:
+        # `f(x for x in xs)` takes no second argument until the generator has its own parentheses.
+        return (Edit(start, start, "("), Edit(end, end, f"), {keyword}"))
+    has_comma = isinstance(last.comma, cst.Comma)
+    after_last = last.comma.whitespace_after if has_comma else last.whitespace_after_arg
+    if isinstance(after_last, cst.ParenthesizedWhitespace):
+        # The `)` sits on a later line: ours goes on a line of its own, indented like the last one.
+        if has_comma:
+            at = Position(context.span(last.comma)[1].line + 1, 1)
+            return (Edit(at, at, f"{indent(start.line)}{keyword},{newline}"),)
+        at = Position(close.line, 1)
+        return (Edit(end, end, ","), Edit(at, at, f"{indent(start.line)}{keyword}{newline}"))
+    if has_comma:
+        comma_end = context.span(last.comma)[1]
+        return (Edit(comma_end, comma_end, f" {keyword},"),)
+    return (Edit(end, end, f", {keyword}"),)

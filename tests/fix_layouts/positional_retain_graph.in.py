@@ -1,0 +1,12 @@
+"""`retain_graph` given positionally to each backward-like callee becomes `True` in place."""
+import torch
+
+with model.trace() as tracer:
+    with tracer.invoke("hello world"):
+        model.lm_head.output.sum().backward(None, False)
+    with tracer.invoke("the cat"):
+        torch.autograd.backward([model.lm_head.output.sum()], None, False)
+    with tracer.invoke("a dog"):
+        torch.autograd.grad(model.lm_head.output.sum(), model.lm_head.weight, None, None)
+    with tracer.invoke("sat on"):
+        model.lm_head.output.sum().backward(None, False)
