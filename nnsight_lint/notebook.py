@@ -1,0 +1,512 @@
+"""Jupyter notebooks (nbformat 4): read the JSON, mask IPython syntax, lint the code cells as one
+program, map positions back to cells, and splice fixed cell sources into the original text.
+
+- A cell is named by its 1-based position among the notebook's CODE cells (markdown and raw cells
+  are not counted): the `4` of `nb.ipynb:cell 4:3:12`. Execution counts are not stable, positions are.
+- The code cells are joined in document order into one source, so a helper defined in cell 2 is
+  visible to a trace in cell 5, as in a `.py` file. A cell that does not parse on its own is reported
+  as NNL000 and left out of the join; the other cells are still checked.
+- IPython syntax is masked before parsing, line for line (positions do not move): a cell whose first
+  line starts with `%%` entirely; otherwise statement lines starting with `%`, `!` or `?`, ending in
+  `?` (`obj?`, `obj??`), or assigning one (`files = !ls`, `t = %timeit -o f()`).
+- Fixing rewrites only the `source` values of the cells that change, in their own form (a string, or
+  a list of lines); every other character of the file stays as it was.
+"""
+from __future__ import annotations
+
+import codecs
+import difflib
+import json
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from json.decoder import scanstring
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
+
+from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
+from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
+from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse
+
+INVALID_NOTEBOOK = "invalid notebook: {name} {detail}"
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def is_notebook(path: str) -> bool:
+    return path.endswith(NOTEBOOK_SUFFIXES)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+class NotebookError(ValueError):
+    """The file is not an nbformat 4 notebook; `line`/`column` locate the problem in the JSON."""
+
+    def __init__(self, detail: str, line: int = 1, column: int = 1):
+        super().__init__(detail)
+        self.detail, self.line, self.column = detail, line, column
+
+
+@dataclass(frozen=True)
+class CodeCell:
+    number: int  # 1-based among code cells
+    source: str
+    span: Tuple[int, int]  # the `source` value in the notebook text
+    items: Optional[Tuple[Tuple[int, int, str], ...]]  # list form: each string's span and value
+
+
+@dataclass(frozen=True)
+class Notebook:
+    text: str  # the JSON, decoded (without a BOM)
+    bom: bool
+    cells: Tuple[CodeCell, ...]
+    python: bool  # False for a notebook whose kernel language is not Python: nothing to check
+
+
+def read(source: Union[bytes, str]) -> Notebook:
+    """The code cells of an nbformat 4 notebook, with where their sources sit in the text."""
+    bom = False
+    if isinstance(source, bytes):
+        bom = source.startswith(codecs.BOM_UTF8)
+        try:
+            source = source.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise NotebookError(f"is not UTF-8 ({error.reason} at byte {error.start})") from None
+    elif source.startswith("\ufeff"):
+        bom, source = True, source[1:]
+    try:
+        data = json.loads(source)
+    except json.JSONDecodeError as error:
+        raise NotebookError(f"is not valid JSON: {error.msg}", error.lineno, error.colno) from None
+    except RecursionError:
+        raise NotebookError("is not valid JSON: it nests too deeply") from None
+    if not isinstance(data, dict) or "nbformat" not in data:
+        raise NotebookError("is not a Jupyter notebook: no top-level `nbformat` field")
+    version = data["nbformat"]
+    if version != 4:
+        raise NotebookError(
+            f"is nbformat {version!r}; only nbformat 4 is supported "
+            "(convert it with `jupyter nbconvert --to notebook --nbformat 4`)"
+        )
+    cells = data.get("cells")
+    if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
+        raise NotebookError("has no `cells` list of objects")
+    top = {key: (start, end) for key, start, end in _members(source, _skip(source, 0))}
+    cell_spans = _elements(source, top["cells"][0])
+    code_cells: List[CodeCell] = []
+    for cell, (start, _) in zip(cells, cell_spans):
+        if cell.get("cell_type") != "code":
+            continue
+        number = len(code_cells) + 1
+        value = cell.get("source")
+        if not (isinstance(value, str) or isinstance(value, list) and all(isinstance(s, str) for s in value)):
+            raise NotebookError(f"has a code cell (cell {number}) whose `source` is not a string or list of strings")
+        span = {key: (s, e) for key, s, e in _members(source, start)}["source"]
+        items = None
+        if isinstance(value, list):
+            items = tuple((s, e, text) for (s, e), text in zip(_elements(source, span[0]), value))
+            value = "".join(value)
+        code_cells.append(CodeCell(number, value, span, items))
+    return Notebook(source, bom, tuple(code_cells), _is_python(data.get("metadata")))
+
+
+def _is_python(metadata) -> bool:
+    """Unless the kernel says it runs another language."""
+
+    def named(table: str, field: str):
+        value = metadata.get(table) if isinstance(metadata, dict) else None
+        return value.get(field) if isinstance(value, dict) else None
+
+    names = [named("language_info", "name"), named("kernelspec", "language")]
+    return all(not isinstance(n, str) or n.lower().startswith(("python", "ipython")) for n in names)
+
+
+# A structural walk over JSON already known to be valid: where each member's value starts and ends.
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+def _skip(text: str, index: int) -> int:
+    return _WHITESPACE.match(text, index).end()
+
+
+def _members(text: str, index: int) -> List[Tuple[str, int, int]]:
+    """(key, value start, value end) of the object at `index`; a repeated key's last value wins."""
+    members, index = [], _skip(text, index + 1)
+    while text[index] != "}":
+        key, index = scanstring(text, index + 1)
+        index = _skip(text, _skip(text, index) + 1)  # past the colon
+        _, end = _DECODER.raw_decode(text, index)
+        members.append((key, index, end))
+        index = _skip(text, end)
+        if text[index] == ",":
+            index = _skip(text, index + 1)
+    return members
+
+
+def _elements(text: str, index: int) -> List[Tuple[int, int]]:
+    """(start, end) of each element of the array at `index`."""
+    elements, index = [], _skip(text, index + 1)
+    while text[index] != "]":
+        _, end = _DECODER.raw_decode(text, index)
+        elements.append((index, end))
+        index = _skip(text, end)
+        if text[index] == ",":
+            index = _skip(text, index + 1)
+    return elements
+
+
+# --- masking IPython syntax ------------------------------------------------------------------
+
+_ASSIGNED_MAGIC = re.compile(r"[ \t]*[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!]")
+_AT_STATEMENT_START = (0, None, False)  # bracket depth, open string quote, backslash continuation
+
+
+def split_lines(text: str) -> List[str]:
+    """Lines with their endings (\\n, \\r\\n or \\r only, as Python's tokenizer counts them)."""
+    lines, start = [], 0
+    for match in _LINE_BREAK.finditer(text):
+        lines.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
+
+
+def mask(source: str) -> Tuple[str, FrozenSet[int]]:
+    """`source` with its IPython lines blanked (same line count), and the 1-based lines masked.
+
+    A masked statement becomes `pass` at its own indentation, so a magic alone in a block keeps
+    the block valid; its backslash-continued lines and a whole `%%` cell become empty lines.
+    """
+    lines = split_lines(source)
+    bodies = [line.rstrip("\r\n") for line in lines]
+    endings = [line[len(body):] for line, body in zip(lines, bodies)]
+    first = next((body for body in bodies if body.strip()), "")
+    if first.startswith("%%"):
+        return "".join(endings), frozenset(range(1, len(lines) + 1))
+    out, masked, state, continued = [], set(), _AT_STATEMENT_START, False
+    for number, (body, ending) in enumerate(zip(bodies, endings), start=1):
+        if continued:
+            out.append(ending)
+            masked.add(number)
+            continued = body.endswith("\\")
+            continue
+        after, comment = _scan(body, state)
+        if state == _AT_STATEMENT_START and _is_ipython(body, comment, after):
+            indent = body[: len(body) - len(body.lstrip())]
+            out.append(f"{indent}pass{ending}")
+            masked.add(number)
+            continued = body.endswith("\\")
+            continue
+        out.append(body + ending)
+        state = after
+    return "".join(out), frozenset(masked)
+
+
+def _is_ipython(body: str, comment: Optional[int], after) -> bool:
+    stripped = body.lstrip()
+    if not stripped:
+        return False
+    if stripped[0] in "%!?" or _ASSIGNED_MAGIC.match(body):
+        return True
+    code = body[:comment].rstrip() if comment is not None else body.rstrip()
+    return code.endswith("?") and after == _AT_STATEMENT_START
+
+
+def _scan(body: str, state) -> Tuple[tuple, Optional[int]]:
+    """A small lexer: the state after `body` and where its comment starts, if it has one."""
+    depth, quote, _ = state
+    index, comment = 0, None
+    while index < len(body) or quote:
+        if quote:
+            end = _string_end(body, index, quote)
+            if end is None:
+                if len(quote) == 3 or body.endswith("\\"):
+                    return (depth, quote, False), None
+                break  # an unterminated string: the parser will say so
+            quote, index = None, end
+            continue
+        char = body[index]
+        if char == "#":
+            comment = index
+            break
+        if char in "\"'":
+            quote = body[index : index + 3] if body[index : index + 3] in ('"""', "'''") else char
+            index += len(quote)
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        index += 1
+    return (depth, None, comment is None and body.endswith("\\")), comment
+
+
+def _string_end(body: str, index: int, quote: str) -> Optional[int]:
+    while index < len(body):
+        if body[index] == "\\":
+            index += 2
+        elif body.startswith(quote, index):
+            return index + len(quote)
+        else:
+            index += 1
+    return None
+
+
+# --- linting ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Part:
+    number: int  # code-cell number
+    first: int  # its first line in the joined source
+    count: int  # its lines
+    masked: FrozenSet[int]
+
+
+class _Layout:
+    """Where each cell sits in the joined source."""
+
+    def __init__(self, parts: Sequence[_Part]):
+        self.parts = list(parts)
+
+    def locate(self, position: Position, number: Optional[int] = None) -> Optional[Tuple[int, Position]]:
+        """(cell, position in it); an end-exclusive position just past a cell's last line maps
+        into cell `number` when given."""
+        for part in self.parts:
+            inside = part.first <= position.line < part.first + part.count
+            just_past = part.number == number and position.line == part.first + part.count and position.column == 1
+            if inside or just_past:
+                return part.number, Position(position.line - part.first + 1, position.column)
+        return None
+
+    def masked(self, number: int) -> FrozenSet[int]:
+        return next(p.masked for p in self.parts if p.number == number)
+
+
+_LINE_REFERENCE = re.compile(r"\bline (\d+)\b")
+
+
+def lint_notebook(
+    source: Union[bytes, str], path: str, options: LintOptions = DEFAULT_OPTIONS
+) -> List[Diagnostic]:
+    """All findings for one notebook file, located by code cell."""
+    try:
+        notebook = read(source)
+    except NotebookError as error:
+        return invalid(error, path, options)
+    if not notebook.python:
+        return []
+    return lint_cells([cell.source for cell in notebook.cells], path, options)
+
+
+def invalid(error: NotebookError, path: str, options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
+    from nnsight_lint import rules
+
+    if "NNL000" not in rules.selected(options.select, options.ignore):
+        return []
+    text = INVALID_NOTEBOOK.format(name=os.path.basename(path), detail=error.detail)
+    at = Position(max(error.line, 1), max(error.column, 1))
+    return [Diagnostic(path, "NNL000", text, at, at)]
+
+
+def lint_cells(sources: Sequence[str], path: str, options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
+    """Findings for the code cells `sources` (cell N is `sources[N - 1]`), located by cell."""
+    return [diagnostic for diagnostic, _ in _lint(sources, path, options)]
+
+
+_CellEdits = Tuple[Tuple[int, Edit], ...]  # (cell, edit in that cell's lines)
+
+
+def _lint(sources: Sequence[str], path: str, options: LintOptions) -> List[Tuple[Diagnostic, Optional[_CellEdits]]]:
+    """Each finding in cell coordinates, with its fix's edits per cell (None: no fix to apply)."""
+    from nnsight_lint import rules
+
+    codes = rules.selected(options.select, options.ignore)
+    found: List[Tuple[Diagnostic, Optional[_CellEdits]]] = []
+    joined: List[str] = []
+    parts: List[_Part] = []
+    line = 1
+    for number, source in enumerate(sources, start=1):
+        masked, masked_lines = mask(source)
+        if not masked.strip():
+            continue
+        parsed = parse(masked, path)
+        if isinstance(parsed, Diagnostic):
+            if "NNL000" in codes:
+                found.append((replace(parsed, cell=number), None))
+            continue
+        if not masked.endswith(("\n", "\r")):
+            masked += "\n"
+        count = len(split_lines(masked))
+        joined.append(masked)
+        parts.append(_Part(number, line, count, masked_lines))
+        line += count
+    text = "".join(joined)
+    if parts and could_have_findings(text, options):
+        module = parse(text, path)
+        if not isinstance(module, Diagnostic):  # every cell parses alone, so the join does too
+            layout = _Layout(parts)
+            found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options))
+    return sorted(found, key=lambda pair: pair[0].sort_key())
+
+
+def _in_cells(diagnostic: Diagnostic, layout: _Layout) -> Tuple[Diagnostic, Optional[_CellEdits]]:
+    located = layout.locate(diagnostic.start)
+    if located is None:
+        return diagnostic, None
+    number, start = located
+    end = layout.locate(diagnostic.end, number)
+    end = end[1] if end is not None and end[0] == number else start
+
+    def refer(match: "re.Match[str]") -> str:
+        where = layout.locate(Position(int(match.group(1)), 1))
+        if where is None:
+            return match.group(0)
+        if where[0] == number:
+            return f"line {where[1].line}"
+        return f"line {where[1].line} of cell {where[0]}"
+
+    message = _LINE_REFERENCE.sub(refer, diagnostic.message)
+    edits = _edits_in_cells(diagnostic.fix, layout)
+    fix = None
+    if diagnostic.fix is not None and edits is not None:
+        # An Edit names no cell: a fix that reaches into another cell (a helper's flag defined
+        # there) is shown as fixable without edits; `fix_cells` applies it all the same.
+        own = tuple(edit for cell, edit in edits if cell == number)
+        fix = replace(diagnostic.fix, edits=own if len(own) == len(edits) else ())
+    return replace(diagnostic, start=start, end=end, message=message, cell=number, fix=fix), edits
+
+
+def _edits_in_cells(fix: Optional[Fix], layout: _Layout) -> Optional[_CellEdits]:
+    """The fix's edits in cell coordinates; None when one spans cells or touches a masked line."""
+    if fix is None:
+        return None
+    edits = []
+    for edit in fix.edits:
+        start = layout.locate(edit.start)
+        end = layout.locate(edit.end, start[0] if start else None)
+        if start is None or end is None or start[0] != end[0]:
+            return None
+        if any(line in layout.masked(start[0]) for line in range(start[1].line, end[1].line + 1)):
+            return None
+        edits.append((start[0], replace(edit, start=start[1], end=end[1])))
+    return tuple(edits)
+
+
+# --- fixing ----------------------------------------------------------------------------------
+
+
+def fix_cells(
+    sources: Sequence[str], path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False
+) -> Tuple[List[str], int, List[Diagnostic]]:
+    """Apply every applicable fix to the cells, re-linting the whole notebook after each pass.
+
+    Returns (new sources, fixes applied, remaining findings). Raises FixError if a fix would leave
+    a cell that does not parse.
+    """
+    from nnsight_lint.fixing import MAX_PASSES, FixError, apply_edits
+
+    sources, fixed = list(sources), 0
+    for _ in range(MAX_PASSES):
+        found = _lint(sources, path, options)
+        applicable = [(d, e) for d, e in found if d.fix is not None and e is not None and (d.fix.safe or unsafe)]
+        if not applicable:
+            return sources, fixed, [d for d, _ in found]
+        edits: Dict[int, List[Edit]] = defaultdict(list)
+        for _, cell_edits in applicable:
+            for number, edit in cell_edits:
+                edits[number].append(edit)
+        new = list(sources)
+        for number, cell_edits in edits.items():
+            new[number - 1] = apply_edits(sources[number - 1], cell_edits)
+            if isinstance(parse(mask(new[number - 1])[0], path), Diagnostic):
+                raise FixError(f"a fix for {applicable[0][0].code} would break the syntax of cell {number}")
+        if new == sources:
+            break
+        sources, fixed = new, fixed + len(applicable)
+    return sources, fixed, lint_cells(sources, path, options)
+
+
+def fix_notebook(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False):
+    """The api.FixResult for a notebook: `before`/`after` are the JSON text, `data` the bytes to write."""
+    from nnsight_lint.api import FixResult
+    from nnsight_lint.fixing import FixError
+
+    try:
+        notebook = read(source)
+    except NotebookError as error:
+        return FixResult(path, data=source, remaining=invalid(error, path, options))  # data: write nothing
+    text = notebook.text
+    if not notebook.python:
+        return FixResult(path, text, text, source)
+    try:
+        sources, fixed, remaining = fix_cells([c.source for c in notebook.cells], path, options, unsafe)
+        after = write_sources(notebook, sources)
+        data = (codecs.BOM_UTF8 if notebook.bom else b"") + after.encode("utf-8") if after != text else source
+    except FixError as error:
+        return FixResult(path, text, text, source, error=f"internal error: {error}; the file was left unchanged")
+    except Exception as error:
+        return FixResult(path, text, text, source, error=f"internal error: {type(error).__name__}: {error}")
+    return FixResult(path, text, after, data, fixed, remaining)
+
+
+def write_sources(notebook: Notebook, sources: Sequence[str]) -> str:
+    """The notebook text with the changed cells' `source` values replaced, in their own form."""
+    ascii_only = _escapes_non_ascii(notebook.text)
+    replacements = []
+    for cell, new in zip(notebook.cells, sources):
+        if new != cell.source:
+            replacements.extend(_replacements(notebook.text, cell, new, ascii_only))
+    pieces, cursor = [], 0
+    for start, end, content in sorted(replacements):
+        pieces += [notebook.text[cursor:start], content]
+        cursor = end
+    pieces.append(notebook.text[cursor:])
+    return "".join(pieces)
+
+
+def _replacements(text: str, cell: CodeCell, new: str, ascii_only: bool) -> List[Tuple[int, int, str]]:
+    dump = lambda s: json.dumps(s, ensure_ascii=ascii_only)  # noqa: E731
+    if cell.items is None:
+        return [(cell.span[0], cell.span[1], dump(new))]
+    old_lines, new_lines = [item[2] for item in cell.items], split_lines(new)
+    if old_lines == split_lines(cell.source) and len(new_lines) == len(old_lines):
+        # Same lines, one string each: replace only the strings that changed.
+        return [(s, e, dump(line)) for (s, e, old), line in zip(cell.items, new_lines) if line != old]
+    if not new_lines:
+        return [(cell.span[0], cell.span[1], "[]")]
+    items = cell.items
+    if items:
+        opening = text[cell.span[0] + 1 : items[0][0]]
+        separator = text[items[0][1] : items[1][0]] if len(items) > 1 else "," + opening
+        closing = text[items[-1][1] : cell.span[1] - 1]
+    else:
+        opening, separator, closing = "", ", ", ""
+    body = separator.join(dump(line) for line in new_lines)
+    return [(cell.span[0], cell.span[1], f"[{opening}{body}{closing}]")]
+
+
+_UNICODE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u([0-9a-fA-F]{4})")
+
+
+def _escapes_non_ascii(text: str) -> bool:
+    """Whether the file was written with `ensure_ascii` (non-ASCII text as \\uXXXX escapes)."""
+    return text.isascii() and any(int(m.group(1), 16) >= 0x80 for m in _UNICODE_ESCAPE.finditer(text))
+
+
+def cell_diff(path: str, before: str, after: str) -> str:
+    """A unified diff per changed code cell, headed `a/nb.ipynb:cell N` (JSON texts in)."""
+    old, new = read(before), read(after)
+    out = []
+    prefix_a, prefix_b = ("", "") if os.path.isabs(path) else ("a/", "b/")
+    for was, now in zip(old.cells, new.cells):
+        if was.source == now.source:
+            continue
+        lines = difflib.unified_diff(
+            was.source.splitlines(keepends=True), now.source.splitlines(keepends=True),
+            f"{prefix_a}{path}:cell {was.number}", f"{prefix_b}{path}:cell {now.number}",
+        )
+        out.extend(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
+    return "".join(out)
