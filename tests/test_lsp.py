@@ -1,0 +1,397 @@
+"""`nnsight-lint server`: a real server process driven over stdio by a small JSON-RPC client.
+
+The client is written here, independent of pygls, so the tests see the bytes an editor sees:
+camelCase fields, 0-based lines, columns in UTF-16 code units. Every wait has a timeout and every
+server process is killed at teardown, so a broken server fails a test instead of hanging CI.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from nnsight_lint import messages
+from nnsight_lint.engine import lint_source
+
+pytest.importorskip("pygls")
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 20.0  # seconds for any one answer; the first includes the server's start-up
+URI = "file:///nonexistent-nnsight-lint/example.py"  # no pyproject.toml above it
+
+TWO_INVOKES = """\
+with model.trace() as tracer:
+    with tracer.invoke("hello world"):
+        model.lm_head.output.sum().backward()
+    with tracer.invoke("the cat sat"):
+        model.lm_head.output.sum().backward()
+"""
+FIXED = TWO_INVOKES.replace(".backward()\n    with", ".backward(retain_graph=True)\n    with")
+THREE_INVOKES = TWO_INVOKES + """\
+    with tracer.invoke("a dog ran"):
+        model.lm_head.output.sum().backward()
+"""
+THREE_FIXED = THREE_INVOKES.replace(".backward()\n    with", ".backward(retain_graph=True)\n    with")
+# Before the finding on line 3: accented letters (one UTF-16 unit each, two UTF-8 bytes) and
+# emoji outside the BMP (one code point, two UTF-16 units, four UTF-8 bytes).
+WIDE = TWO_INVOKES.replace(
+    "        model.lm_head.output.sum().backward()\n    with",
+    '        note = "café 😀 naïve 🎉"; model.lm_head.output.sum().backward()\n    with',
+)
+SYNTAX_ERROR = 'with model.trace() as tracer:\n    x = (\n        model.lm_head.output.sum().backward()\n'
+
+
+class Client:
+    """JSON-RPC over the pipes of `python -m nnsight_lint server`."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "nnsight_lint", "server", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        self._inbox: "queue.Queue[dict]" = queue.Queue()
+        self._pending = []  # notifications read while waiting for something else
+        self._next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        while True:
+            headers = {}
+            while True:
+                line = stream.readline()
+                if not line:
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                name, _, value = line.decode("ascii").partition(":")
+                headers[name.strip().lower()] = value.strip()
+            self._inbox.put(json.loads(stream.read(int(headers["content-length"])).decode("utf-8")))
+
+    def send(self, message: dict) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def notify(self, method: str, params) -> None:
+        self.send({"method": method, "params": params})
+
+    def request(self, method: str, params) -> dict:
+        """The whole response message (`result` or `error`)."""
+        self._next_id += 1
+        self.send({"id": self._next_id, "method": method, "params": params})
+        return self._wait(lambda m: m.get("id") == self._next_id and "method" not in m)
+
+    def diagnostics(self, uri: str = URI) -> dict:
+        """The next publishDiagnostics params for `uri`."""
+        message = self._wait(
+            lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+        )
+        return message["params"]
+
+    def _wait(self, wanted) -> dict:
+        for message in self._pending:
+            if wanted(message):
+                self._pending.remove(message)
+                return message
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            try:
+                message = self._inbox.get(timeout=max(deadline - time.monotonic(), 0.01))
+            except queue.Empty:
+                raise AssertionError(f"no answer within {TIMEOUT}s; server stderr: {self.stop()}") from None
+            if wanted(message):
+                return message
+            if "method" in message and "id" in message:  # a request from the server: answer it
+                self.send({"id": message["id"], "result": None})
+            else:
+                self._pending.append(message)
+
+    def initialize(self, capabilities=None) -> dict:
+        params = {"processId": os.getpid(), "rootUri": None, "capabilities": capabilities or {}}
+        response = self.request("initialize", params)
+        self.notify("initialized", {})
+        return response["result"]
+
+    def open(self, text: str, uri: str = URI, version: int = 1) -> dict:
+        self.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "python", "version": version, "text": text}},
+        )
+        return self.diagnostics(uri)
+
+    def change(self, text: str, version: int, uri: str = URI) -> dict:
+        self.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]},
+        )
+        return self.diagnostics(uri)
+
+    def code_actions(self, range_: dict, only=None, diagnostics=(), uri: str = URI) -> list:
+        context = {"diagnostics": list(diagnostics), **({"only": only} if only is not None else {})}
+        response = self.request(
+            "textDocument/codeAction", {"textDocument": {"uri": uri}, "range": range_, "context": context}
+        )
+        assert "error" not in response, response
+        return response["result"] or []
+
+    def shutdown_and_exit(self) -> int:
+        response = self.request("shutdown", None)
+        assert response.get("result") is None and "error" not in response, response
+        self.notify("exit", None)
+        return self.process.wait(timeout=TIMEOUT)
+
+    def stop(self) -> str:
+        """Kill the server if it still runs; its stderr."""
+        if self.process.poll() is None:
+            self.process.kill()
+        try:
+            _, stderr = self.process.communicate(timeout=TIMEOUT)
+        except (ValueError, OSError):  # pipes already closed
+            stderr = b""
+        return (stderr or b"").decode("utf-8", "replace")
+
+
+@pytest.fixture
+def client():
+    client = Client("--stdio")  # editors' stdio transports pass --stdio
+    try:
+        yield client
+    finally:
+        client.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_server():
+    """One initialized server for the document tests (start-up costs about two seconds); it must
+    outlive them all and exit cleanly at the end."""
+    client = Client()
+    try:
+        client.initialize()
+        yield client
+        assert client.process.poll() is None, "the server died"
+        assert client.shutdown_and_exit() == 0
+        assert "Traceback" not in client.stop()
+    finally:
+        client.stop()
+
+
+@pytest.fixture
+def server(shared_server):
+    yield shared_server
+    assert shared_server.process.poll() is None, "the server died"
+    shared_server.notify("textDocument/didClose", {"textDocument": {"uri": URI}})
+    assert shared_server.diagnostics()["diagnostics"] == []
+    shared_server._pending.clear()
+
+
+# --- applying LSP edits, independently of the server ---------------------------------------------
+
+
+def offset(text: str, position: dict, encoding: str = "utf-16") -> int:
+    """The code-point offset of an LSP position whose character counts `encoding` code units."""
+    starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+    start = starts[position["line"]]
+    line = re.split(r"\r\n|\r|\n", text[start:], maxsplit=1)[0]
+    units = 0
+    for index, char in enumerate(line):
+        if units >= position["character"]:
+            return start + index
+        units += {"utf-8": len(char.encode("utf-8")), "utf-16": len(char.encode("utf-16-le")) // 2}[encoding]
+    return start + len(line)
+
+
+def apply(text: str, edits: list, encoding: str = "utf-16") -> str:
+    where = lambda position: offset(text, position, encoding)  # noqa: E731
+    spans = sorted(((where(e["range"]["start"]), where(e["range"]["end"]), e["newText"]) for e in edits), reverse=True)
+    for start, end, new_text in spans:
+        text = text[:start] + new_text + text[end:]
+    return text
+
+
+def at(line: int, character: int) -> dict:
+    return {"line": line, "character": character}
+
+
+# --- the protocol ------------------------------------------------------------------------------
+
+
+def test_initialize_handshake_advertises_the_capabilities(client):
+    result = client.initialize()
+    capabilities = result["capabilities"]
+    assert result["serverInfo"]["name"] == "nnsight-lint"
+    assert capabilities["positionEncoding"] == "utf-16"
+    assert capabilities["textDocumentSync"]["openClose"] is True
+    assert capabilities["textDocumentSync"]["change"] == 1  # full text
+    assert capabilities["textDocumentSync"]["save"]
+    assert set(capabilities["codeActionProvider"]["codeActionKinds"]) == {"quickfix", "source.fixAll.nnsight-lint"}
+    assert "hoverProvider" not in capabilities
+    assert client.shutdown_and_exit() == 0
+
+
+def test_open_publishes_nnl001_at_the_zero_based_range(server):
+    published = server.open(TWO_INVOKES)
+    assert published["version"] == 1
+    (diagnostic,) = published["diagnostics"]
+    start = TWO_INVOKES.splitlines()[2].index("backward")  # `nnsight-lint check` says 3:36
+    assert diagnostic == {
+        "range": {"start": at(2, start), "end": at(2, start + len("backward"))},
+        "severity": 2,  # Warning
+        "code": "NNL001",
+        "codeDescription": {"href": messages.DOCS_URL.format(code="NNL001")},
+        "source": "nnsight-lint",
+        "message": messages.nnl001("backward()", 5),
+    }
+    assert start == 35
+
+
+def test_change_save_and_close_republish(server):
+    assert len(server.open(TWO_INVOKES)["diagnostics"]) == 1
+    cleared = server.change(FIXED, version=2)
+    assert cleared == {"uri": URI, "version": 2, "diagnostics": []}
+    assert len(server.change(TWO_INVOKES, version=3)["diagnostics"]) == 1
+    server.notify("textDocument/didSave", {"textDocument": {"uri": URI}})
+    assert [d["code"] for d in server.diagnostics()["diagnostics"]] == ["NNL001"]
+    server.notify("textDocument/didClose", {"textDocument": {"uri": URI}})
+    assert server.diagnostics()["diagnostics"] == []
+
+
+def test_quick_fix_edit_gives_the_fixed_text(server):
+    (diagnostic,) = server.open(TWO_INVOKES)["diagnostics"]
+    actions = server.code_actions(diagnostic["range"], diagnostics=[diagnostic])
+    quick_fixes = [a for a in actions if a["kind"] == "quickfix"]
+    (action,) = quick_fixes
+    assert action["isPreferred"] is True
+    assert action["diagnostics"] == [diagnostic]
+    assert list(action["edit"]["changes"]) == [URI]
+    assert apply(TWO_INVOKES, action["edit"]["changes"][URI]) == FIXED
+    # A cursor on the finding, with no diagnostics in the context, gets the same fix.
+    cursor = {"start": at(2, 40), "end": at(2, 40)}
+    assert [a for a in server.code_actions(cursor, only=["quickfix"])] == [action]
+    # Elsewhere in the file there is no quick fix.
+    elsewhere = {"start": at(0, 0), "end": at(0, 4)}
+    assert [a for a in server.code_actions(elsewhere) if a["kind"] == "quickfix"] == []
+
+
+def test_fix_all_applies_every_safe_fix(server):
+    assert len(server.open(THREE_INVOKES)["diagnostics"]) == 2
+    anywhere = {"start": at(0, 0), "end": at(0, 0)}
+    (action,) = server.code_actions(anywhere, only=["source.fixAll"])
+    assert action["kind"] == "source.fixAll.nnsight-lint"
+    (edit,) = action["edit"]["changes"][URI]
+    assert apply(THREE_INVOKES, [edit]) == THREE_FIXED
+    assert edit["range"] == {"start": at(2, 0), "end": at(5, 0)}  # only the changed lines
+    assert server.code_actions(anywhere, only=["quickfix"]) == []  # no finding at line 1
+    # Nothing left to fix: no actions at all.
+    assert server.change(THREE_FIXED, version=2)["diagnostics"] == []
+    assert server.code_actions(anywhere) == []
+
+
+def test_fix_all_without_a_trailing_newline(server):
+    text = TWO_INVOKES.rstrip("\n")
+    server.open(text)
+    (action,) = server.code_actions({"start": at(0, 0), "end": at(0, 0)}, only=["source"])
+    assert apply(text, action["edit"]["changes"][URI]) == FIXED.rstrip("\n")
+
+
+def test_syntax_error_is_nnl000_and_the_server_lives_on(server):
+    (diagnostic,) = server.open(SYNTAX_ERROR)["diagnostics"]
+    (expected,) = lint_source(SYNTAX_ERROR)
+    assert diagnostic["code"] == "NNL000"
+    assert diagnostic["message"] == expected.message
+    assert diagnostic["range"]["start"] == at(expected.line - 1, expected.column - 1)
+    assert server.code_actions({"start": at(0, 0), "end": at(3, 0)}) == []
+    assert len(server.change(TWO_INVOKES, version=2)["diagnostics"]) == 1
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "\x00\x00", "x = '\ud800'\n", "x = 1 $ 2\n", "\r\n\r", "\x0c\n", "    if x:\n  pass\n",
+        "f(" * 300, "x = -" + "(" * 5000,
+    ],
+    ids=["nul", "lone-surrogate", "bad-token", "bare-cr", "form-feed", "dedent", "300-calls", "5000-parens"],
+)
+def test_bad_input_never_crashes_the_server(server, tail):
+    published = server.open(TWO_INVOKES + tail)  # after a trace, so the engine parses it
+    assert [d["code"] for d in published["diagnostics"]] in (["NNL000"], ["NNL001"])
+    server.code_actions({"start": at(0, 0), "end": at(9, 0)})
+    assert len(server.change(TWO_INVOKES, version=2)["diagnostics"]) == 1
+
+
+def test_nesting_that_would_crash_libcst_is_nnl000(server):
+    """libcst's native parser dies (SIGSEGV) on this; CPython's parser refuses it with a message."""
+    text = TWO_INVOKES + "x = " + "[" * 3000 + "]" * 3000 + "\n"
+    (diagnostic,) = server.open(text)["diagnostics"]
+    assert diagnostic["code"] == "NNL000"
+    assert diagnostic["message"] == messages.NNL000_SYNTAX.format(detail="too many nested parentheses")
+    assert diagnostic["range"]["start"]["line"] == 5
+
+
+def test_settings_from_the_nearest_pyproject_apply(tmp_path, server):
+    (tmp_path / "pyproject.toml").write_text('[tool.nnsight-lint]\nignore = ["NNL001"]\n', encoding="utf-8")
+    uri = (tmp_path / "src" / "train.py").as_uri()
+    assert server.open(TWO_INVOKES, uri=uri)["diagnostics"] == []
+    assert server.code_actions({"start": at(2, 40), "end": at(2, 40)}, uri=uri) == []
+    (tmp_path / "pyproject.toml").write_text('[tool.nnsight-lint]\nselect = ["NNL"]\n', encoding="utf-8")
+    assert len(server.change(TWO_INVOKES, version=2, uri=uri)["diagnostics"]) == 1
+
+
+def test_columns_are_utf16_code_units_by_default(server):
+    (diagnostic,) = server.open(WIDE)["diagnostics"]
+    line = WIDE.splitlines()[2]
+    before = line[: line.index("backward")]
+    utf16 = len(before.encode("utf-16-le")) // 2
+    assert utf16 == len(before) + 2  # each emoji is two UTF-16 units: the test would catch code points
+    assert diagnostic["range"] == {"start": at(2, utf16), "end": at(2, utf16 + len("backward"))}
+    (action,) = server.code_actions(diagnostic["range"], only=["quickfix"])
+    fixed = WIDE.replace("backward()\n    with", "backward(retain_graph=True)\n    with")
+    assert apply(WIDE, action["edit"]["changes"][URI]) == fixed
+
+
+def test_columns_follow_the_encoding_the_client_prefers(client):
+    assert client.initialize({"general": {"positionEncodings": ["utf-8", "utf-16"]}})["capabilities"][
+        "positionEncoding"
+    ] == "utf-8"
+    (diagnostic,) = client.open(WIDE)["diagnostics"]
+    line = WIDE.splitlines()[2]
+    utf8 = len(line[: line.index("backward")].encode("utf-8"))
+    assert diagnostic["range"]["start"] == at(2, utf8)
+    (action,) = client.code_actions(diagnostic["range"], only=["quickfix"])
+    assert apply(WIDE, action["edit"]["changes"][URI], "utf-8").count("retain_graph=True") == 1
+    assert client.shutdown_and_exit() == 0
+
+
+def test_exit_without_shutdown_exits_one(client):
+    client.initialize()
+    client.notify("exit", None)
+    assert client.process.wait(timeout=TIMEOUT) == 1
+
+
+def test_missing_pygls_is_a_clear_usage_error():
+    blocked = (
+        "import sys; sys.modules['pygls'] = None; "
+        "from nnsight_lint.cli import main; raise SystemExit(main(['server']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", blocked],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 2
+    assert "nnsight-lint[lsp]" in result.stderr
+    assert "Traceback" not in result.stderr
