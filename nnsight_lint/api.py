@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, List, Optional
 
 from nnsight_lint.diagnostics import Diagnostic
+from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, lint_source
 
 
@@ -26,6 +27,10 @@ def lint_file(path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
 
 def lint_text(source, path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
     try:
+        if path.endswith(NOTEBOOK_SUFFIXES):
+            from nnsight_lint.notebook import lint_notebook
+
+            return FileResult(path, lint_notebook(source, path, options))
         return FileResult(path, lint_source(source, path, options))
     except RecursionError:
         return FileResult(path, error="internal error: the file nests too deeply to analyse")
@@ -40,13 +45,15 @@ def lint_paths(paths: Iterable[str], options: LintOptions = DEFAULT_OPTIONS) -> 
 
 @dataclass
 class FixResult:
+    """One file through the fixer: its text before and after, and what is left to report."""
+
     path: str
     before: str = ""
     after: str = ""
-    data: bytes = b""  # `after`, encoded as the file was
+    data: bytes = b""  # `after`, encoded as the file was (the source itself when nothing changed)
     fixed: int = 0
     remaining: List[Diagnostic] = field(default_factory=list)
-    error: Optional[str] = None
+    error: Optional[str] = None  # set: nothing of this file was fixed or written
 
     @property
     def changed(self) -> bool:
@@ -54,25 +61,38 @@ class FixResult:
 
 
 def fix_bytes(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> FixResult:
+    """Fix one file's source in memory; `data` is what to write back (or print, for stdin)."""
     from nnsight_lint.fixing import FixError, decode, fix_text
 
+    if path.endswith(NOTEBOOK_SUFFIXES):
+        from nnsight_lint.notebook import fix_notebook
+
+        return fix_notebook(source, path, options, unsafe)
     try:
         text, encoding = decode(source)
     except (SyntaxError, UnicodeDecodeError, LookupError):
-        return FixResult(path, remaining=lint_source(source, path, options))
+        linted = lint_text(source, path, options)  # NNL000 says why it does not decode
+        return FixResult(path, data=source, remaining=linted.diagnostics, error=linted.error)
     try:
         outcome = fix_text(text, lambda t: lint_source(t, path, options), unsafe)
         data = outcome.text.encode(encoding) if outcome.changed else source
+        return FixResult(path, text, outcome.text, data, outcome.fixed, outcome.remaining)
     except FixError as error:
-        return FixResult(path, text, text, source, error=f"internal error: {error}; the file was left unchanged")
+        problem = f"internal error: {error}; the file was left unchanged"
     except UnicodeEncodeError as error:
-        return FixResult(path, text, text, source, error=f"cannot write back as {encoding}: {error.reason}")
+        problem = f"cannot write back as {encoding}: {error.reason}; the file was left unchanged"
+    except RecursionError:
+        problem = "internal error: the file nests too deeply to analyse"
     except Exception as error:
-        return FixResult(path, text, text, source, error=f"internal error: {type(error).__name__}: {error}")
-    return FixResult(path, text, outcome.text, data, outcome.fixed, outcome.remaining)
+        problem = f"internal error: {type(error).__name__}: {error}"
+    # Nothing was fixed: the file's findings are still there to report.
+    unfixed = lint_text(source, path, options)
+    return FixResult(path, text, text, source, remaining=unfixed.diagnostics, error=problem)
 
 
 def fix_file(path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False, write: bool = True) -> FixResult:
+    """Fix one file; with `write`, replace it atomically. A file that cannot be written is left as it
+    was and reported with its findings unfixed."""
     from nnsight_lint.fixing import write_atomically
 
     try:
@@ -85,5 +105,13 @@ def fix_file(path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = F
         try:
             write_atomically(path, result.data)
         except OSError as error:
-            result.error = f"cannot write: {error.strerror or error}"
+            unfixed = lint_text(source, path, options)
+            return FixResult(
+                path,
+                result.before,
+                result.before,
+                source,
+                remaining=unfixed.diagnostics,
+                error=f"cannot write: {error.strerror or error}; the file was left unchanged",
+            )
     return result

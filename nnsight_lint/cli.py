@@ -18,6 +18,10 @@ def _codes(text: str) -> List[str]:
     return [part.strip().upper() for part in text.split(",") if part.strip()]
 
 
+def _globs(text: str) -> List[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="nnsight-lint", description="Catch nnsight mistakes before they cost a GPU hour."
@@ -37,7 +41,24 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
     check.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes marked unsafe")
     check.add_argument(
+        "--no-notebooks", dest="notebooks", action="store_false", default=None,
+        help="do not walk directories for .ipynb notebooks (named notebooks are still checked)",
+    )
+    check.add_argument(
         "--exit-non-zero-on-fix", action="store_true", help="with --fix: exit 1 when a file was changed"
+    )
+    # Output and settings (docs/configuration.md, docs/ci.md).
+    check.add_argument(
+        "--output-format", choices=("concise", "full", "json", "github", "sarif"), default="concise",
+        help="how to print findings (default: concise, path:line:col: CODE message)",
+    )
+    check.add_argument("--statistics", action="store_true", help="print the number of findings per code instead")
+    check.add_argument("--show-settings", action="store_true", help="print the resolved settings and exit")
+    check.add_argument("--config", metavar="FILE", help="read settings from FILE instead of the nearest pyproject.toml")
+    check.add_argument("--exclude", type=_globs, metavar="GLOBS", help="replace the configured `exclude` globs")
+    check.add_argument("--extend-exclude", type=_globs, metavar="GLOBS", help="exclude these globs as well")
+    check.add_argument(
+        "--force-exclude", action="store_true", help="apply `exclude` to files named explicitly too (pre-commit)"
     )
     check.set_defaults(handler=_check)
 
@@ -47,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = commands.add_parser("rules", help="list the rules")
     listing.set_defaults(handler=_rules)
+
+    server = commands.add_parser("server", help="run the language server (LSP) on stdin/stdout")
+    server.add_argument("--stdio", action="store_true", help="accepted for editor clients; stdio is the only transport")
+    server.set_defaults(handler=_server)
     return parser
 
 
@@ -67,28 +92,40 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _check(args) -> int:
     from nnsight_lint import rules
     from nnsight_lint.api import lint_paths, lint_text
-    from nnsight_lint.discovery import iter_files
-    from nnsight_lint.engine import LintOptions
-    from nnsight_lint.output import concise
+    from nnsight_lint.config import ConfigError
 
-    unknown = [c for c in args.select + args.ignore if not any(code.startswith(c) for code in rules.RULES)]
+    unknown = [c for c in args.select + args.ignore if not rules.is_known_prefix(c)]
     if unknown:
         return _usage_error(f"unknown rule code or prefix: {', '.join(unknown)}")
-    options = LintOptions(select=tuple(args.select), ignore=tuple(args.ignore))
     missing = [p for p in args.paths if p != "-" and not os.path.exists(p)]
     if missing:
         return _usage_error("; ".join(f"{p}: no such file or directory" for p in missing))
+    try:
+        args.settings = settings = _settings(args, rules.CODES)
+    except ConfigError as error:
+        return _usage_error(str(error))
+    if args.show_settings:
+        sys.stdout.write(settings.describe())
+        return EXIT_CLEAN
+    options = settings.lint_options()
 
     if args.fix or args.diff:
         return _fix(args, options)
+    sources = {}
     if args.paths == ["-"]:
-        results = [lint_text(sys.stdin.buffer.read(), args.stdin_filename or "-", options)]
+        name = args.stdin_filename or "-"
+        sources[name] = sys.stdin.buffer.read()
+        skip = args.force_exclude and args.stdin_filename and settings.is_excluded(name)
+        results = [] if skip else [lint_text(sources[name], name, options)]
     else:
-        results = list(lint_paths(iter_files(args.paths), options))
+        results = list(lint_paths(settings.files(args.paths, args.force_exclude, notebooks=settings.notebooks), options))
 
-    diagnostics = sorted((d for r in results for d in r.diagnostics), key=lambda d: d.sort_key())
+    diagnostics = sorted(
+        (d for r in results for d in r.diagnostics if not d.code.startswith(settings.ignored_in(d.path))),
+        key=lambda d: d.sort_key(),
+    )
     errors = [r for r in results if r.error]
-    sys.stdout.write(concise(diagnostics))
+    sys.stdout.write(_render(args, diagnostics, sources))
     sys.stdout.flush()
     for result in errors:
         print(f"error: {result.path}: {result.error}", file=sys.stderr)
@@ -101,23 +138,25 @@ def _check(args) -> int:
 
 def _fix(args, options) -> int:
     from nnsight_lint.api import fix_bytes, fix_file
-    from nnsight_lint.discovery import iter_files
     from nnsight_lint.fixing import unified_diff
-    from nnsight_lint.output import concise
+    from nnsight_lint.notebook import cell_diff, is_notebook
 
     stdin = args.paths == ["-"]
     if stdin:
+        options = args.settings.lint_options(args.stdin_filename)  # with its per-file-ignores
         results = [fix_bytes(sys.stdin.buffer.read(), args.stdin_filename or "-", options, args.unsafe_fixes)]
     else:
-        results = [fix_file(p, options, args.unsafe_fixes, write=not args.diff) for p in iter_files(args.paths)]
+        files = args.settings.files(args.paths, args.force_exclude, notebooks=args.settings.notebooks)
+        results = [fix_file(p, args.settings.lint_options(p), args.unsafe_fixes, write=not args.diff) for p in files]
     report = sys.stderr if stdin and not args.diff else sys.stdout
     if args.diff:
-        sys.stdout.write("".join(unified_diff(r.path, r.before, r.after) for r in results if r.changed))
+        diff = lambda r: (cell_diff if is_notebook(r.path) else unified_diff)(r.path, r.before, r.after)  # noqa: E731
+        sys.stdout.write("".join(diff(r) for r in results if r.changed))
     elif stdin:
         sys.stdout.buffer.write(results[0].data)
     remaining = sorted((d for r in results for d in r.remaining), key=lambda d: d.sort_key())
     if not args.diff:
-        report.write(concise(remaining))
+        report.write(_render(args, remaining))
     report.flush()
     errors = [r for r in results if r.error]
     for result in errors:
@@ -130,9 +169,29 @@ def _fix(args, options) -> int:
         return EXIT_ERROR
     if args.diff:
         return EXIT_FINDINGS if any(r.changed for r in results) and not args.exit_zero else EXIT_CLEAN
-    if args.exit_non_zero_on_fix and any(r.changed for r in results):
+    if args.exit_non_zero_on_fix and any(r.changed for r in results) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
+
+
+def _settings(args, known_codes):
+    """[tool.nnsight-lint] from --config or the nearest pyproject.toml, with the flags on top."""
+    from nnsight_lint import config
+
+    start = [args.stdin_filename] if args.paths == ["-"] and args.stdin_filename else args.paths
+    settings = config.load_settings(start, args.config, known_codes)
+    return config.with_overrides(
+        settings, select=args.select or None, ignore=args.ignore or None,
+        exclude=args.exclude, extend_exclude=args.extend_exclude, notebooks=args.notebooks,
+    )
+
+
+def _render(args, diagnostics, sources=None) -> str:
+    from nnsight_lint import output
+
+    if args.statistics:
+        return output.statistics(diagnostics, as_json_list=args.output_format == "json")
+    return output.render(args.output_format, diagnostics, sources)
 
 
 def _summary(found: int, fixable: int) -> str:
@@ -160,6 +219,16 @@ def _rules(args) -> int:
     for code, rule in rules.RULES.items():
         print(f"{code}  {rule.NAME:<28} {rule.SUMMARY}")
     return EXIT_CLEAN
+
+
+def _server(args) -> int:
+    try:
+        from nnsight_lint.lsp import serve  # imports pygls and lsprotocol
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        return _usage_error("the language server needs pygls; install it with `pip install 'nnsight-lint[lsp]'`")
+    return serve()
 
 
 def _usage_error(message: str) -> int:

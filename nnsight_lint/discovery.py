@@ -13,6 +13,7 @@ SKIPPED_DIRS = frozenset(
      ".ipynb_checkpoints"}
 )
 PYTHON_SUFFIXES = (".py", ".pyi")
+NOTEBOOK_SUFFIXES = (".ipynb",)
 
 
 @dataclass(frozen=True)
@@ -24,9 +25,16 @@ class _Pattern:
 
 
 def iter_files(
-    paths: Sequence[str], suffixes: Tuple[str, ...] = PYTHON_SUFFIXES, respect_gitignore: bool = True
+    paths: Sequence[str],
+    suffixes: Tuple[str, ...] = PYTHON_SUFFIXES,
+    respect_gitignore: bool = True,
+    notebooks: bool = True,
 ) -> Iterator[str]:
-    """Files to check, each once, in a stable order (sorted within each directory)."""
+    """Files to check, each once, in a stable order (sorted within each directory).
+
+    `notebooks` walks `.ipynb` files too; a file named explicitly is checked either way."""
+    if notebooks:
+        suffixes = tuple(suffixes) + NOTEBOOK_SUFFIXES
     seen = set()
     for path in paths:
         found = [path] if not os.path.isdir(path) else _walk(path, suffixes, respect_gitignore)
@@ -155,3 +163,21 @@ def _ignored(path: str, is_dir: bool, patterns: Sequence[_Pattern]) -> bool:
         if pattern.regex.match(relative):
             ignored = not pattern.negated
     return ignored
+
+
+def glob_patterns(base: str, globs: Iterable[str]) -> List[_Pattern]:
+    """gitignore-style globs relative to the directory `base`, for settings such as `exclude`."""
+    base = os.path.abspath(base)
+    return [p for p in (_compile(base, glob) for glob in globs) if p is not None]
+
+
+def matches_globs(path: str, base: str, patterns: Sequence[_Pattern]) -> bool:
+    """Whether the file `path`, or a directory holding it below `base`, matches, as git decides."""
+    relative = os.path.relpath(os.path.abspath(path), os.path.abspath(base)).replace(os.sep, "/")
+    if relative == ".." or relative.startswith("../"):
+        return False
+    parts = relative.split("/")
+    for depth in range(1, len(parts)):
+        if _ignored(os.path.join(base, *parts[:depth]), True, patterns):
+            return True
+    return _ignored(os.path.join(base, *parts), False, patterns)

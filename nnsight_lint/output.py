@@ -1,9 +1,23 @@
-"""Output formats. Each takes the diagnostics of a run and returns the text to print."""
+"""Output formats. Each takes the diagnostics of a run and returns the text to print.
+
+Every format has the same signature, `format(diagnostics, sources=None)`: `sources` maps a path to
+its text when the file on disk is not what was checked (stdin); `full` reads the others itself.
+Positions stay 1-based everywhere, as the diagnostics hold them.
+"""
 from __future__ import annotations
 
-from typing import List
+import json
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Dict, List, Mapping, Optional, Sequence, Union
+from urllib.parse import quote
 
-from nnsight_lint.diagnostics import Diagnostic
+from nnsight_lint import __version__, messages
+from nnsight_lint.diagnostics import Diagnostic, Edit, Position
+
+Sources = Optional[Mapping[str, Union[str, bytes]]]
+REPOSITORY_URL = messages.DOCS_URL.split("/blob/")[0]
 
 
 def location(diagnostic: Diagnostic) -> str:
@@ -11,10 +25,274 @@ def location(diagnostic: Diagnostic) -> str:
     return f"{diagnostic.path}:{cell}{diagnostic.line}:{diagnostic.column}"
 
 
-def concise(diagnostics: List[Diagnostic]) -> str:
+def rule_url(code: str) -> str:
+    return messages.DOCS_URL.format(code=code)
+
+
+def concise(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
     return "".join(
         f"{location(d)}: {d.code}{' [*]' if d.fix else ''} {d.message}\n" for d in diagnostics
     )
 
 
-FORMATS = {"concise": concise}
+# --- full: the concise line, the source line with a caret, the fix, the explain pointer ---------
+
+
+def full(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
+    lines_of: Dict[str, Optional[List[str]]] = {}
+    blocks = []
+    for d in diagnostics:
+        if d.path not in lines_of:
+            lines_of[d.path] = _source_lines(d.path, sources)
+        # A notebook's lines count within its cell: the file on disk is JSON, so show no snippet.
+        lines = lines_of[d.path] if d.cell is None else None
+        blocks.append(_full_block(d, lines))
+    return "".join(blocks)
+
+
+def _full_block(d: Diagnostic, lines: Optional[List[str]]) -> str:
+    out = [f"{location(d)}: {d.code}{' [*]' if d.fix else ''} {d.message}"]
+    fix_lines = _fix_preview(d, lines) if d.fix else None
+    shown = [d.line] + [number for number, _, _ in fix_lines or ()]
+    width = len(str(max(shown)))
+    bar = " " * width + " |"
+    if lines is not None and d.line <= len(lines):
+        text = lines[d.line - 1].rstrip("\r\n")
+        end = d.end.column if d.end.line == d.line else len(text) + 1
+        carets = "^" * max(1, end - d.column)
+        out += [bar, f"{d.line:>{width}} | {text}", f"{bar} {' ' * (d.column - 1)}{carets} {d.code}", bar]
+    if d.fix:
+        out.append(f"{' ' * width} = fix ({d.fix.applicability}):")
+        if fix_lines is not None:
+            out += [f"{number:>{width}} {sign} {text}" for number, sign, text in fix_lines]
+        else:
+            out += [f"{' ' * width}   {_describe_edit(edit)}" for edit in d.fix.edits]
+    out.append(f"{' ' * width} = {messages.EXPLAIN_POINTER.format(code=d.code)}")
+    return "\n".join(out) + "\n\n"
+
+
+def _fix_preview(d: Diagnostic, lines: Optional[List[str]]):
+    """The lines the fix touches, before (-) and after (+), or None when the source is unknown."""
+    if lines is None or not d.fix.edits:
+        return None
+    first = min(edit.start.line for edit in d.fix.edits)
+    last = min(max(edit.end.line for edit in d.fix.edits), len(lines))
+    if first < 1 or first > last:
+        return None
+    before = "".join(lines[first - 1 : last])
+    after = before
+    for edit in sorted(d.fix.edits, key=lambda e: e.start, reverse=True):
+        start, end = _offset(lines, first, edit.start), _offset(lines, first, edit.end)
+        after = after[:start] + edit.content + after[end:]
+    return [(first + i, "-", text) for i, text in enumerate(before.splitlines())] + [
+        (first + i, "+", text) for i, text in enumerate(after.splitlines())
+    ]
+
+
+def _offset(lines: List[str], first: int, position: Position) -> int:
+    if position.line > len(lines):
+        return sum(len(line) for line in lines[first - 1 :])
+    return sum(len(line) for line in lines[first - 1 : position.line - 1]) + position.column - 1
+
+
+def _describe_edit(edit: Edit) -> str:
+    where = f"{edit.start.line}:{edit.start.column}"
+    if edit.start == edit.end:
+        return f"insert {edit.content!r} at {where}"
+    span = f"{where}-{edit.end.line}:{edit.end.column}"
+    return f"replace {span} with {edit.content!r}" if edit.content else f"delete {span}"
+
+
+def _source_lines(path: str, sources: Sources) -> Optional[List[str]]:
+    from nnsight_lint.fixing import decode
+
+    try:
+        if sources is not None and path in sources:
+            data = sources[path]
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        text = decode(data)[0] if isinstance(data, bytes) else data
+    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+        return None
+    return text.splitlines(keepends=True)
+
+
+# --- json --------------------------------------------------------------------------------------
+
+
+def _point(position: Position) -> dict:
+    return {"row": position.line, "column": position.column}
+
+
+def as_json(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
+    items = []
+    for d in diagnostics:
+        fix = None
+        if d.fix:
+            fix = {
+                "applicability": d.fix.applicability,
+                "edits": [
+                    {"content": e.content, "location": _point(e.start), "end_location": _point(e.end)}
+                    for e in d.fix.edits
+                ],
+            }
+        item = {
+            "code": d.code,
+            "message": d.message,
+            "filename": d.path,
+            "location": _point(d.start),
+            "end_location": _point(d.end),
+            "fix": fix,
+            "url": rule_url(d.code),
+        }
+        if d.cell is not None:
+            item["cell"] = d.cell
+        items.append(item)
+    return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+
+
+# --- github: workflow commands, which Actions turns into annotations ----------------------------
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
+    out = []
+    for d in diagnostics:
+        properties = [
+            ("file", d.path), ("line", d.line), ("col", d.column),
+            ("endLine", d.end.line), ("endColumn", d.end.column), ("title", d.code),
+        ]
+        props = ",".join(f"{key}={_escape_property(str(value))}" for key, value in properties)
+        cell = f"cell {d.cell}: " if d.cell is not None else ""
+        out.append(f"::error {props}::{_escape_data(cell + d.message)}\n")
+    return "".join(out)
+
+
+# --- sarif 2.1.0, what GitHub code scanning uploads -------------------------------------------
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _artifact(path: str) -> dict:
+    """A path relative to the checkout root (the working directory) when it lies below it."""
+    relative = os.path.relpath(os.path.abspath(path))
+    if relative == ".." or relative.startswith(".." + os.sep):
+        return {"uri": Path(os.path.abspath(path)).as_uri()}
+    return {"uri": quote(relative.replace(os.sep, "/")), "uriBaseId": "%SRCROOT%"}
+
+
+def _region(start: Position, end: Position) -> dict:
+    return {"startLine": start.line, "startColumn": start.column, "endLine": end.line, "endColumn": end.column}
+
+
+def _sarif_rule(code: str) -> dict:
+    from nnsight_lint import rules
+
+    rule = rules.RULES[code]
+    text = rules.explanation(code)
+    cause = text.split("\n## Cause\n", 1)[1].split("\n\n", 1)[0] if "\n## Cause\n" in text else ""
+    return {
+        "id": code,
+        "name": rule.NAME,
+        "shortDescription": {"text": rule.SUMMARY},
+        "fullDescription": {"text": " ".join(cause.split()) or rule.SUMMARY},
+        "help": {"text": text, "markdown": text},
+        "helpUri": rule_url(code),
+        "defaultConfiguration": {"level": "error"},
+    }
+
+
+def sarif(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
+    from nnsight_lint import rules
+
+    codes = list(rules.RULES)
+    results = []
+    for d in diagnostics:
+        cell = f"cell {d.cell}: " if d.cell is not None else ""
+        result = {
+            "ruleId": d.code,
+            "ruleIndex": codes.index(d.code),
+            "level": "error",
+            "message": {"text": cell + d.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": _artifact(d.path),
+                        "region": _region(d.start, d.end),
+                    }
+                }
+            ],
+        }
+        if d.fix:
+            result["fixes"] = [
+                {
+                    "description": {"text": f"Apply the {d.fix.applicability} fix for {d.code}"},
+                    "artifactChanges": [
+                        {
+                            "artifactLocation": _artifact(d.path),
+                            "replacements": [
+                                {"deletedRegion": _region(e.start, e.end), "insertedContent": {"text": e.content}}
+                                for e in d.fix.edits
+                            ],
+                        }
+                    ],
+                }
+            ]
+        results.append(result)
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "nnsight-lint",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": REPOSITORY_URL,
+                        "rules": [_sarif_rule(code) for code in codes],
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+FORMATS = {"concise": concise, "full": full, "json": as_json, "github": github, "sarif": sarif}
+
+
+def render(name: str, diagnostics: List[Diagnostic], sources: Sources = None) -> str:
+    return FORMATS[name](diagnostics, sources)
+
+
+# --- --statistics ------------------------------------------------------------------------------
+
+
+def statistics(diagnostics: Sequence[Diagnostic], as_json_list: bool = False) -> str:
+    """How many findings per code, most frequent first; `[*]` when some of them have a fix."""
+    from nnsight_lint import rules
+
+    counts = Counter(d.code for d in diagnostics)
+    fixable = Counter(d.code for d in diagnostics if d.fix)
+    order = sorted(counts, key=lambda code: (-counts[code], code))
+    names = {code: getattr(rules.RULES.get(code), "NAME", "") for code in order}
+    if as_json_list:
+        items = [
+            {"code": c, "name": names[c], "count": counts[c], "fixable": fixable[c]} for c in order
+        ]
+        return json.dumps(items, indent=2) + "\n"
+    width = len(str(max(counts.values()))) if counts else 1
+    return "".join(
+        f"{counts[c]:>{width}}\t{c}\t{'[*]' if fixable[c] else '   '} {names[c]}\n" for c in order
+    )

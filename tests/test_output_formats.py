@@ -1,0 +1,287 @@
+"""`--output-format concise|full|json|github|sarif` and `--statistics`, on exact output."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema  # installed with nbformat, a test dependency
+
+from nnsight_lint import __version__, messages, output, rules
+from nnsight_lint.diagnostics import Diagnostic, Position
+
+ROOT = Path(__file__).resolve().parent.parent
+URL = "https://github.com/nnsight-lint/nnsight-lint/blob/main/docs/rules/NNL001.md"
+
+TWO_INVOKES = """\
+with model.trace() as tracer:
+    with tracer.invoke("hello world"):
+        model.lm_head.output.sum().backward()
+    with tracer.invoke("the cat sat"):
+        model.lm_head.output.sum().backward()
+"""
+MESSAGE = messages.nnl001("backward()", 5)
+MULTILINE = """\
+from torch.autograd import grad
+
+with model.trace() as tracer:
+    with tracer.invoke("hello world"):
+        (g,) = grad(
+            model.lm_head.output.sum(),
+            model.lm_head.weight,
+        )
+    with tracer.invoke("the cat sat"):
+        model.lm_head.output.sum().backward()
+"""
+GRAD_MESSAGE = messages.nnl001("torch.autograd.grad()", 10)
+BROKEN = "with model.trace() as tracer:\n    loss.backward(\n"  # NNL000: a trace that does not parse
+
+
+def check(tmp_path, *args, files=(("bad.py", TWO_INVOKES),)):
+    for name, text in files:
+        (tmp_path / name).write_text(text)
+    return subprocess.run(
+        [sys.executable, "-m", "nnsight_lint", "check", *args],
+        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def test_concise_is_the_default(tmp_path):
+    result = check(tmp_path, "bad.py")
+    assert result.stdout == f"bad.py:3:36: NNL001 [*] {MESSAGE}\n"
+    assert check(tmp_path, "--output-format", "concise", "bad.py").stdout == result.stdout
+
+
+def test_full_shows_the_line_a_caret_the_fix_and_the_explain_pointer(tmp_path):
+    result = check(tmp_path, "--output-format", "full", "bad.py", "multi.py",
+                   files=(("bad.py", TWO_INVOKES), ("multi.py", MULTILINE)))
+    assert result.returncode == 1
+    assert result.stdout == f"""\
+bad.py:3:36: NNL001 [*] {MESSAGE}
+  |
+3 |         model.lm_head.output.sum().backward()
+  |                                    ^^^^^^^^ NNL001
+  |
+  = fix (safe):
+3 -         model.lm_head.output.sum().backward()
+3 +         model.lm_head.output.sum().backward(retain_graph=True)
+  = Run `nnsight-lint explain NNL001` for the full explanation.
+
+multi.py:5:16: NNL001 [*] {GRAD_MESSAGE}
+  |
+5 |         (g,) = grad(
+  |                ^^^^ NNL001
+  |
+  = fix (safe):
+8 -         )
+8 +             retain_graph=True,
+9 +         )
+  = Run `nnsight-lint explain NNL001` for the full explanation.
+
+"""
+
+
+def test_full_reads_stdin_source_not_the_disk(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "nnsight_lint", "check", "--output-format", "full", "-", "--stdin-filename", "cell.py"],
+        input=TWO_INVOKES, cwd=tmp_path, capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert "3 |         model.lm_head.output.sum().backward()\n" in result.stdout
+
+
+def test_json(tmp_path):
+    result = check(tmp_path, "--output-format", "json", "bad.py")
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == [
+        {
+            "code": "NNL001",
+            "message": MESSAGE,
+            "filename": "bad.py",
+            "location": {"row": 3, "column": 36},
+            "end_location": {"row": 3, "column": 44},
+            "fix": {
+                "applicability": "safe",
+                "edits": [
+                    {"content": "retain_graph=True", "location": {"row": 3, "column": 45},
+                     "end_location": {"row": 3, "column": 45}}
+                ],
+            },
+            "url": URL,
+        }
+    ]
+    clean = check(tmp_path, "--output-format", "json", "good.py", files=(("good.py", "x = 1\n"),))
+    assert (clean.returncode, clean.stdout) == (0, "[]\n")
+
+
+def test_json_without_a_fix_and_with_a_notebook_cell():
+    diagnostic = Diagnostic("nb.ipynb", "NNL000", "invalid syntax: x", Position(2, 1), Position(2, 1), cell=3)
+    assert json.loads(output.as_json([diagnostic])) == [
+        {
+            "code": "NNL000",
+            "message": "invalid syntax: x",
+            "filename": "nb.ipynb",
+            "location": {"row": 2, "column": 1},
+            "end_location": {"row": 2, "column": 1},
+            "fix": None,
+            "url": URL.replace("NNL001", "NNL000"),
+            "cell": 3,
+        }
+    ]
+
+
+def test_github_workflow_commands(tmp_path):
+    result = check(tmp_path, "--output-format", "github", "bad.py")
+    assert result.stdout == f"::error file=bad.py,line=3,col=36,endLine=3,endColumn=44,title=NNL001::{MESSAGE}\n"
+
+
+def test_github_escapes_data_and_properties():
+    diagnostic = Diagnostic("dir,a:b%.py", "NNL001", "100% sure\r\nnext: a, b", Position(1, 2), Position(1, 3))
+    assert output.github([diagnostic]) == (
+        "::error file=dir%2Ca%3Ab%25.py,line=1,col=2,endLine=1,endColumn=3,title=NNL001"
+        "::100%25 sure%0D%0Anext: a, b\n"
+    )
+
+
+# What SARIF 2.1.0 requires of the parts we write (sarif-schema-2.1.0.json: sarifLog, run, tool,
+# toolComponent, reportingDescriptor, multiformatMessageString, result, message, location,
+# physicalLocation, artifactLocation, region, fix, artifactChange, replacement), plus what GitHub
+# code scanning reads: driver name and rules with help, result ruleId, a uri and a startLine.
+_TEXT = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string", "minLength": 1}}}
+_POSITIVE = {"type": "integer", "minimum": 1}
+_REGION = {
+    "type": "object",
+    "required": ["startLine", "startColumn", "endLine", "endColumn"],
+    "properties": {k: _POSITIVE for k in ("startLine", "startColumn", "endLine", "endColumn")},
+}
+_ARTIFACT = {
+    "type": "object",
+    "required": ["uri"],
+    "properties": {"uri": {"type": "string", "pattern": "^[^/]"}, "uriBaseId": {"const": "%SRCROOT%"}},
+}
+SARIF_REQUIRED = {
+    "type": "object",
+    "required": ["version", "runs", "$schema"],
+    "properties": {
+        "version": {"const": "2.1.0"},
+        "runs": {
+            "type": "array", "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["tool", "results"],
+                "properties": {
+                    "columnKind": {"enum": ["utf16CodeUnits", "unicodeCodePoints"]},
+                    "tool": {
+                        "type": "object", "required": ["driver"],
+                        "properties": {"driver": {
+                            "type": "object",
+                            "required": ["name", "version", "informationUri", "rules"],
+                            "properties": {"rules": {"type": "array", "items": {
+                                "type": "object",
+                                "required": ["id", "name", "shortDescription", "fullDescription", "help", "helpUri"],
+                                "properties": {
+                                    "shortDescription": _TEXT, "fullDescription": _TEXT,
+                                    "help": {**_TEXT, "required": ["text", "markdown"]},
+                                    "helpUri": {"type": "string", "pattern": "^https://"},
+                                },
+                            }}},
+                        }},
+                    },
+                    "results": {"type": "array", "items": {
+                        "type": "object",
+                        "required": ["ruleId", "ruleIndex", "level", "message", "locations"],
+                        "properties": {
+                            "level": {"enum": ["none", "note", "warning", "error"]},
+                            "message": _TEXT,
+                            "locations": {"type": "array", "minItems": 1, "items": {
+                                "type": "object", "required": ["physicalLocation"],
+                                "properties": {"physicalLocation": {
+                                    "type": "object", "required": ["artifactLocation", "region"],
+                                    "properties": {"artifactLocation": _ARTIFACT, "region": _REGION},
+                                }},
+                            }},
+                            "fixes": {"type": "array", "items": {
+                                "type": "object", "required": ["description", "artifactChanges"],
+                                "properties": {"description": _TEXT, "artifactChanges": {
+                                    "type": "array", "minItems": 1, "items": {
+                                        "type": "object", "required": ["artifactLocation", "replacements"],
+                                        "properties": {"artifactLocation": _ARTIFACT, "replacements": {
+                                            "type": "array", "minItems": 1, "items": {
+                                                "type": "object", "required": ["deletedRegion"],
+                                                "properties": {"deletedRegion": _REGION, "insertedContent": _TEXT},
+                                            },
+                                        }},
+                                    },
+                                }},
+                            }},
+                        },
+                    }},
+                },
+            },
+        },
+    },
+}
+
+
+def test_sarif_has_what_github_code_scanning_needs(tmp_path):
+    (tmp_path / "src").mkdir()
+    result = check(tmp_path, "--output-format", "sarif", "src/bad.py", files=(("src/bad.py", TWO_INVOKES),))
+    assert result.returncode == 1
+    log = json.loads(result.stdout)
+    jsonschema.validate(log, SARIF_REQUIRED)
+
+    run = log["runs"][0]
+    driver = run["tool"]["driver"]
+    assert (driver["name"], driver["version"]) == ("nnsight-lint", __version__)
+    assert [r["id"] for r in driver["rules"]] == list(rules.RULES)
+    nnl001 = driver["rules"][list(rules.RULES).index("NNL001")]
+    assert nnl001["help"]["markdown"] == rules.explanation("NNL001")
+    assert nnl001["helpUri"] == URL
+    assert run["results"] == [
+        {
+            "ruleId": "NNL001",
+            "ruleIndex": list(rules.RULES).index("NNL001"),
+            "level": "error",
+            "message": {"text": MESSAGE},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": "src/bad.py", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 3, "startColumn": 36, "endLine": 3, "endColumn": 44},
+            }}],
+            "fixes": [{
+                "description": {"text": "Apply the safe fix for NNL001"},
+                "artifactChanges": [{
+                    "artifactLocation": {"uri": "src/bad.py", "uriBaseId": "%SRCROOT%"},
+                    "replacements": [{
+                        "deletedRegion": {"startLine": 3, "startColumn": 45, "endLine": 3, "endColumn": 45},
+                        "insertedContent": {"text": "retain_graph=True"},
+                    }],
+                }],
+            }],
+        }
+    ]
+
+
+def test_sarif_with_no_findings_is_still_a_valid_log(tmp_path):
+    result = check(tmp_path, "--output-format", "sarif", "good.py", files=(("good.py", "x = 1\n"),))
+    log = json.loads(result.stdout)
+    jsonschema.validate(log, SARIF_REQUIRED)
+    assert log["runs"][0]["results"] == []
+
+
+def test_statistics_count_per_code(tmp_path):
+    files = (("a.py", TWO_INVOKES), ("b.py", TWO_INVOKES), ("c.py", BROKEN))
+    result = check(tmp_path, "--statistics", ".", files=files)
+    assert result.returncode == 1
+    assert result.stdout == "2\tNNL001\t[*] backward-frees-shared-graph\n1\tNNL000\t    invalid-syntax\n"
+    as_json = check(tmp_path, "--statistics", "--output-format", "json", ".", files=files)
+    assert json.loads(as_json.stdout) == [
+        {"code": "NNL001", "name": "backward-frees-shared-graph", "count": 2, "fixable": 2},
+        {"code": "NNL000", "name": "invalid-syntax", "count": 1, "fixable": 0},
+    ]
+
+
+def test_fix_reports_what_remains_in_the_chosen_format(tmp_path):
+    result = check(tmp_path, "--fix", "--output-format", "json", ".", files=(("c.py", BROKEN),))
+    assert [d["code"] for d in json.loads(result.stdout)] == ["NNL000"]
