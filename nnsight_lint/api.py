@@ -62,7 +62,8 @@ class FixResult:
 
 def fix_bytes(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> FixResult:
     """Fix one file's source in memory; `data` is what to write back (or print, for stdin)."""
-    from nnsight_lint.fixing import FixError, decode, fix_text
+    from nnsight_lint.fixing import FixError, fix_text
+    from nnsight_lint.text import decode
 
     if path.endswith(NOTEBOOK_SUFFIXES):
         from nnsight_lint.notebook import fix_notebook

@@ -54,6 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--statistics", action="store_true", help="print the number of findings per code instead")
     check.add_argument("--show-settings", action="store_true", help="print the resolved settings and exit")
+    check.add_argument("--jobs", "-j", type=_positive, metavar="N", help="processes to check with (default: CPUs)")
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    check.add_argument("--cache-dir", metavar="DIR", help="where the cache lives (default: .nnsight_lint_cache "
+                       "at the project root)")
     check.add_argument("--config", metavar="FILE", help="read settings from FILE instead of the nearest pyproject.toml")
     check.add_argument("--exclude", type=_globs, metavar="GLOBS", help="replace the configured `exclude` globs")
     check.add_argument("--extend-exclude", type=_globs, metavar="GLOBS", help="exclude these globs as well")
@@ -91,7 +95,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _check(args) -> int:
     from nnsight_lint import rules
-    from nnsight_lint.api import lint_paths, lint_text
+    from nnsight_lint.api import lint_text
+    from nnsight_lint.runner import check_paths
     from nnsight_lint.config import ConfigError
 
     unknown = [c for c in args.select + args.ignore if not rules.is_known_prefix(c)]
@@ -118,7 +123,8 @@ def _check(args) -> int:
         skip = args.force_exclude and args.stdin_filename and settings.is_excluded(name)
         results = [] if skip else [lint_text(sources[name], name, options)]
     else:
-        results = list(lint_paths(settings.files(args.paths, args.force_exclude, notebooks=settings.notebooks), options))
+        files = list(settings.files(args.paths, args.force_exclude, notebooks=settings.notebooks))
+        results = check_paths(files, options, jobs=args.jobs, cache=_cache(args, settings, options))
 
     diagnostics = sorted(
         (d for r in results for d in r.diagnostics if not d.code.startswith(settings.ignored_in(d.path))),
@@ -184,6 +190,22 @@ def _settings(args, known_codes):
         settings, select=args.select or None, ignore=args.ignore or None,
         exclude=args.exclude, extend_exclude=args.extend_exclude, notebooks=args.notebooks,
     )
+
+
+def _cache(args, settings, options):
+    if args.no_cache:
+        return None
+    from nnsight_lint.cache import CACHE_DIR_NAME, Cache
+
+    directory = args.cache_dir or os.path.join(settings.root, CACHE_DIR_NAME)
+    return Cache(directory, repr(options))
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
 
 
 def _render(args, diagnostics, sources=None) -> str:

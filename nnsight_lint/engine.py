@@ -55,7 +55,18 @@ def lint_source(
     module_or_error = parse(source, path)
     if isinstance(module_or_error, Diagnostic):
         return [module_or_error] if "NNL000" in codes else []
-    return check_module(module_or_error, path, codes, options)
+    return check_module(module_or_error, path, codes, options, _text(source, module_or_error))
+
+
+def _text(source: Union[str, bytes], module) -> str:
+    if isinstance(source, str):
+        return source
+    from nnsight_lint.text import decode
+
+    try:
+        return decode(source)[0]
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return module.code
 
 
 def parse(source: Union[str, bytes], path: str):
@@ -77,11 +88,24 @@ def parse(source: Union[str, bytes], path: str):
     return Diagnostic(path, "NNL000", messages.NNL000_SYNTAX.format(detail=detail), start, start)
 
 
+_BRACKETS = re.compile(rb"[][(){}]")
+_SUSPICIOUS_DEPTH = 100  # CPython refuses 200 nested brackets; libcst crashes near a thousand
+
+
 def _too_deep(source) -> Optional[Tuple[int, int, str]]:
     """Nesting CPython's own parser refuses: libcst's native parser would overflow its stack on it
-    (about a thousand open brackets) and kill the process, which no `except` can catch."""
+    (about a thousand open brackets) and kill the process, which no `except` can catch. Only text
+    whose brackets nest suspiciously deep is given to CPython's parser to decide."""
     import ast
 
+    data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+    depth = 0
+    for match in _BRACKETS.finditer(data):
+        depth = depth + 1 if match.group() in b"([{" else max(depth - 1, 0)
+        if depth >= _SUSPICIOUS_DEPTH:
+            break
+    else:
+        return None
     try:
         ast.parse(source)
     except SyntaxError as error:
@@ -115,17 +139,24 @@ def _syntax_error_location(source, error) -> Tuple[int, int, str]:
     return error.raw_line, error.raw_column + 1, text
 
 
-def check_module(module, path: str, codes: Sequence[str], options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
+def check_module(
+    module, path: str, codes: Sequence[str], options: LintOptions = DEFAULT_OPTIONS, text: Optional[str] = None
+) -> List[Diagnostic]:
+    """Run the rules on a parsed module; `text` is its source (regenerated from the tree if None)."""
     from nnsight_lint import rules
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext
 
     file_model = build_file_model(module, options.trace_names)
-    if not any(trace.backwards for trace in file_model.traces):
+    backwards = [call for trace in file_model.traces for call in trace.backwards]
+    if not backwards:
         return []
-    context = RuleContext(path, module)
+    # Positions are recorded only inside these: every finding and fix so far lies within them.
+    anchors = {id(call.call) for call in backwards}
+    anchors.update(id(call.retention.value_node) for call in backwards if call.retention.value_node is not None)
+    context = RuleContext(path, module, module.code if text is None else text, anchors)
     found = [d for code in codes for d in rules.RULES[code].check(file_model, context)]
-    return sorted(without_noqa(found, module.code.splitlines()), key=Diagnostic.sort_key)
+    return sorted(without_noqa(found, context.lines), key=Diagnostic.sort_key)
 
 
 def without_noqa(diagnostics: Iterable[Diagnostic], lines: Sequence[str]) -> List[Diagnostic]:

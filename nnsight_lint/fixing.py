@@ -5,19 +5,16 @@ same way; line endings and every byte outside an edit stay as they were.
 """
 from __future__ import annotations
 
-import io
 import os
-import re
 import tempfile
-import tokenize
 import warnings
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
+from nnsight_lint.text import line_starts
 
 MAX_PASSES = 10
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # Python's own line breaks (not str.splitlines()'s)
 
 Span = Tuple[int, int, str]  # start offset, end offset (exclusive), replacement
 
@@ -37,19 +34,13 @@ class FixOutcome:
         return self.fixed > 0
 
 
-def decode(source: bytes) -> Tuple[str, str]:
-    """The text of a Python source file, and the encoding to write it back with."""
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-    return source.decode(encoding), encoding
-
-
 def apply_fixes(text: str, fixes: Sequence[Fix]) -> Tuple[str, int]:
     """Apply each fix whose edits all fit beside the ones already taken; (new text, fixes applied).
 
     A fix identical to one already taken (one call reported twice) counts as applied once more
     without editing twice. A fix that overlaps a taken one is left for the next pass.
     """
-    starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+    starts = line_starts(text)
 
     def offset(position: Position) -> int:
         return starts[position.line - 1] + position.column - 1
@@ -179,5 +170,5 @@ def unified_diff(path: str, before: str, after: str) -> str:
 
 def _lines(text: str) -> List[str]:
     """Lines with their ends, split where Python splits them (not at form feeds or U+2028)."""
-    starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+    starts = line_starts(text)
     return [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)]) if a < b]

@@ -14,7 +14,6 @@ Needs pygls and lsprotocol (the `lsp` extra); only `nnsight-lint server` imports
 from __future__ import annotations
 
 import functools
-import re
 from typing import List, Optional, Sequence
 
 from lsprotocol import types
@@ -24,18 +23,13 @@ from nnsight_lint import __version__, messages, rules
 from nnsight_lint.api import lint_text
 from nnsight_lint.diagnostics import Diagnostic, Edit, Position
 from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, lint_source
+from nnsight_lint.text import LINE_BREAK, split_lines
 
 SOURCE = "nnsight-lint"
 FIX_ALL = "source.fixAll.nnsight-lint"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 # --- positions ---------------------------------------------------------------------------------
-
-
-def split_lines(text: str) -> List[str]:
-    """The document's lines without their breaks; a text ending in a break has an empty last line."""
-    return _LINE_BREAK.split(text)
 
 
 def units(text: str, encoding: str) -> int:
@@ -103,7 +97,7 @@ def replace_changed_lines(before: str, after: str, encoding: str) -> types.TextE
 def _pieces(text: str) -> List[str]:
     """The lines with their breaks; the last piece (maybe empty) has none."""
     pieces, start = [], 0
-    for match in _LINE_BREAK.finditer(text):
+    for match in LINE_BREAK.finditer(text):
         pieces.append(text[start : match.end()])
         start = match.end()
     pieces.append(text[start:])

@@ -27,9 +27,9 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse
+from nnsight_lint.text import split_lines_keepends
 
 INVALID_NOTEBOOK = "invalid notebook: {name} {detail}"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def is_notebook(path: str) -> bool:
@@ -162,24 +162,13 @@ _ASSIGNED_MAGIC = re.compile(r"[ \t]*[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\
 _AT_STATEMENT_START = (0, None, False)  # bracket depth, open string quote, backslash continuation
 
 
-def split_lines(text: str) -> List[str]:
-    """Lines with their endings (\\n, \\r\\n or \\r only, as Python's tokenizer counts them)."""
-    lines, start = [], 0
-    for match in _LINE_BREAK.finditer(text):
-        lines.append(text[start : match.end()])
-        start = match.end()
-    if start < len(text):
-        lines.append(text[start:])
-    return lines
-
-
 def mask(source: str) -> Tuple[str, FrozenSet[int]]:
     """`source` with its IPython lines blanked (same line count), and the 1-based lines masked.
 
     A masked statement becomes `pass` at its own indentation, so a magic alone in a block keeps
     the block valid; its backslash-continued lines and a whole `%%` cell become empty lines.
     """
-    lines = split_lines(source)
+    lines = split_lines_keepends(source)
     bodies = [line.rstrip("\r\n") for line in lines]
     endings = [line[len(body):] for line, body in zip(lines, bodies)]
     first = next((body for body in bodies if body.strip()), "")
@@ -339,7 +328,7 @@ def _lint(sources: Sequence[str], path: str, options: LintOptions) -> List[Tuple
             continue
         if not masked.endswith(("\n", "\r")):
             masked += "\n"
-        count = len(split_lines(masked))
+        count = len(split_lines_keepends(masked))
         joined.append(masked)
         parts.append(_Part(number, line, count, masked_lines))
         line += count
@@ -471,8 +460,8 @@ def _replacements(text: str, cell: CodeCell, new: str, ascii_only: bool) -> List
     dump = lambda s: json.dumps(s, ensure_ascii=ascii_only)  # noqa: E731
     if cell.items is None:
         return [(cell.span[0], cell.span[1], dump(new))]
-    old_lines, new_lines = [item[2] for item in cell.items], split_lines(new)
-    if old_lines == split_lines(cell.source) and len(new_lines) == len(old_lines):
+    old_lines, new_lines = [item[2] for item in cell.items], split_lines_keepends(new)
+    if old_lines == split_lines_keepends(cell.source) and len(new_lines) == len(old_lines):
         # Same lines, one string each: replace only the strings that changed.
         return [(s, e, dump(line)) for (s, e, old), line in zip(cell.items, new_lines) if line != old]
     if not new_lines:

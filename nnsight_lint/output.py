@@ -104,7 +104,7 @@ def _describe_edit(edit: Edit) -> str:
 
 
 def _source_lines(path: str, sources: Sources) -> Optional[List[str]]:
-    from nnsight_lint.fixing import decode
+    from nnsight_lint.text import decode
 
     try:
         if sources is not None and path in sources:

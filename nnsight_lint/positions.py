@@ -1,39 +1,46 @@
 """Node positions at a fraction of libcst's PositionProvider cost.
 
 PositionProvider tracks line and column through every token of the module. Here the code
-generator only notes, per node, where its tokens start and end in the token list; the few
-positions a run reports are turned into lines and columns on demand. Semantics are
-PositionProvider's: a node's syntactic range, else its whitespace-inclusive range.
+generator only notes where a node's tokens start and end in the token list, and only inside the
+`anchors` (the nodes a rule may report or edit, e.g. backward calls); the few positions a run
+reports are turned into lines and columns on demand. Semantics are PositionProvider's: a node's
+syntactic range, else its whitespace-inclusive range.
 """
 from __future__ import annotations
 
 import bisect
 import itertools
-import re
 from contextlib import contextmanager
-from typing import Dict, List, Optional, Tuple
+from typing import Collection, Dict, List, Optional, Tuple
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from nnsight_lint.diagnostics import Position
-
-_LINE_BREAK = re.compile(r"\r\n?|\n")
+from nnsight_lint.text import line_starts
 
 
 class _SpanRecordingState(CodegenState):
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: cst.Module, anchors: Optional[Collection[int]]) -> None:
         super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
         self.spans: Dict[cst.CSTNode, tuple] = {}
-        self.inclusive_starts: List[int] = []
+        self.inclusive_starts: List[Optional[int]] = []
+        self.anchors = anchors
+        self.depth = 0 if anchors is not None else 1  # > 0: inside an anchor, recording
 
     def before_codegen(self, node: cst.CSTNode) -> None:
-        self.inclusive_starts.append(len(self.tokens))
+        if self.anchors is not None and id(node) in self.anchors:
+            self.depth += 1
+        self.inclusive_starts.append(len(self.tokens) if self.depth else None)
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         start = self.inclusive_starts.pop()
+        if start is None:
+            return
         if node not in self.spans:  # a syntactic range, recorded inside, wins
             self.spans[node] = (start, len(self.tokens), None, None)
+        if self.anchors is not None and id(node) in self.anchors:
+            self.depth -= 1
 
     def pop_trailing_newline(self) -> None:
         pass  # PositionProvider counts the newline a file without one would end with; so do we
@@ -42,20 +49,24 @@ class _SpanRecordingState(CodegenState):
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):
         start = len(self.tokens)
         yield
-        self.spans[node] = (start, len(self.tokens), start_node, end_node)
+        if self.depth:
+            self.spans[node] = (start, len(self.tokens), start_node, end_node)
 
 
 class Positions:
-    def __init__(self, module: cst.Module) -> None:
-        state = _SpanRecordingState(module)
+    def __init__(self, module: cst.Module, anchors: Optional[Collection[int]] = None) -> None:
+        """Positions of the nodes inside `anchors` (ids of nodes); of every node when None."""
+        self._module = module
+        state = _SpanRecordingState(module, anchors)
         module._codegen(state)
         self._spans = state.spans
         self._offsets = [0, *itertools.accumulate(map(len, state.tokens))]
-        code = "".join(state.tokens)
-        self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(code)]
+        self._line_starts = line_starts("".join(state.tokens))
 
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based (line, column) of the node's first character and of the character after it."""
+        if node not in self._spans:  # outside every anchor: record everything, once
+            self.__init__(self._module)
         start, end = self._token_range(node)
         return self._position(start), self._position(end)
 

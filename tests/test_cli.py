@@ -210,3 +210,11 @@ def test_version_does_not_import_libcst():
 def test_usage_errors_exit_two():
     assert run("frobnicate").returncode == 2
     assert run("check", "--no-such-flag").returncode == 2
+
+
+def test_deep_nesting_is_nnl000_not_a_crash(tmp_path):
+    # libcst's native parser overflows its stack on this; the engine must refuse it first.
+    write(tmp_path / "deep.py", "with model.trace():\n    loss.backward()\ny = " + "[" * 3000 + "]" * 3000 + "\n")
+    result = run("check", "deep.py", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("deep.py:3:") and "NNL000" in result.stdout

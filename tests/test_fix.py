@@ -178,7 +178,7 @@ def fixed_corpus(tmp_path_factory):
     first = run("check", "--fix", ".", cwd=directory)
     after_first = {p.name: p.read_bytes() for p in directory.iterdir()}
     second = run("check", "--fix", ".", cwd=directory)
-    recheck = run("check", ".", cwd=directory)
+    recheck = run("check", "--no-cache", ".", cwd=directory)
     return SimpleNamespace(directory=directory, first=first, second=second, recheck=recheck, after_first=after_first)
 
 

@@ -37,8 +37,13 @@ from nnsight_lint.analysis.scope import (
 # `.output`/`.input` on a module: the invoke waits until the forward reaches it.
 _ACCESS_KIND = {"output": "output", "outputs": "output", "input": "input", "inputs": "input"}
 _BUILTINS = frozenset(dir(builtins))
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
+_DEFINITIONS = frozenset({cst.Lambda, cst.FunctionDef, cst.ClassDef})
+_NO_GRAPH_NODES = frozenset(
+    {cst.Lambda, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float, cst.Imaginary}
+)
 _NO_GRAPH: FrozenSet[Origin] = frozenset()
+_TRACE_ONLY = frozenset({TRACE})
 Env = Dict[str, FrozenSet[Origin]]
 
 
@@ -280,19 +285,20 @@ class _TraceWalker:
 
     def expr(self, node: cst.CSTNode, where: _Where) -> None:
         """Visit an expression in evaluation order: module accesses, backward calls, helper calls."""
-        if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        kind = type(node)
+        if kind in _DEFINITIONS:
             return
-        if isinstance(node, cst.Attribute) and node.attr.value in _ACCESS_KIND:
+        if kind is cst.Attribute and node.attr.value in _ACCESS_KIND:
             self.expr(node.value, where)
             if not where.in_backward:
                 path = _module_path(node.value, self._submodules)
                 where.invoke.waits_for = ModuleAccess(("?",) if path is None else path, _ACCESS_KIND[node.attr.value])
             return
-        if isinstance(node, _COMPREHENSIONS):  # runs its element once per item, like a loop
+        if kind in _COMPREHENSIONS:  # runs its element once per item, like a loop
             where = replace(where, loops=where.loops + (id(node),))
         for child in children(node):
             self.expr(child, where)
-        if isinstance(node, cst.Call):
+        if kind is cst.Call:
             kind = backward_kind(node, where.scope)
             if kind is not None:
                 self.record(node, kind, where)
@@ -354,33 +360,28 @@ class _TraceWalker:
 
 def _origins(node: cst.CSTNode, env: Env, scope: Scope, call_results) -> FrozenSet[Origin]:
     """The autograd graphs a value may carry."""
-    if isinstance(node, cst.Name):
+    kind = type(node)  # exact-type tests: isinstance against libcst's ABCs is slow
+    if kind is cst.Name:
         name = node.value
         if name in env:
             return env[name]
         if name in ("True", "False", "None") or name in _BUILTINS or scope.is_import(name):
             return _NO_GRAPH
         # A parameter or a name bound elsewhere: inside a trace, assume the model's graph.
-        return frozenset({TRACE})
-    if isinstance(node, cst.Attribute):
+        return _TRACE_ONLY
+    if kind is cst.Attribute:
         if node.attr.value in _ACCESS_KIND:
-            return frozenset({TRACE})
+            return _TRACE_ONLY
         return _origins(node.value, env, scope, call_results)
-    if isinstance(node, (cst.Lambda, cst.BaseString, cst.Integer, cst.Float, cst.Imaginary)):
+    if kind in _NO_GRAPH_NODES:
         return _NO_GRAPH
-    if isinstance(node, cst.Call):
+    if kind is cst.Call:
         if _call_attr(node) in ("detach", "detach_"):
             return _NO_GRAPH  # `.detach()` cuts the graph
         if id(node) in call_results:
-            return call_results[id(node)] | _union(_origins(a.value, env, scope, call_results) for a in node.args)
-    return _union(_origins(child, env, scope, call_results) for child in children(node))
-
-
-def _union(parts: Iterable[FrozenSet[Origin]]) -> FrozenSet[Origin]:
-    result: FrozenSet[Origin] = _NO_GRAPH
-    for part in parts:
-        result = result | part
-    return result
+            return call_results[id(node)].union(*(_origins(a.value, env, scope, call_results) for a in node.args))
+    parts = [_origins(child, env, scope, call_results) for child in children(node)]
+    return _NO_GRAPH.union(*parts) if parts else _NO_GRAPH
 
 
 def _bind(env: Env, target: cst.CSTNode, value: cst.CSTNode, origins, loops) -> None:

@@ -16,6 +16,9 @@ _SKIPPED = {
     "semicolon", "operator", "keyword", "attr", "asynchronous",
 }
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
+# Exact-type tests: isinstance against libcst's abstract base classes is slow.
+_SEQUENCES = frozenset({tuple, list})
+_NOT_NODES = frozenset({type(None), str, bool, int, type(cst.MaybeSentinel.DEFAULT)})
 
 
 def _fields(kind: type) -> Tuple[str, ...]:
@@ -34,9 +37,9 @@ def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The child nodes that carry code, in field order (source order for expressions)."""
     for name in _fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
-        elif isinstance(value, (tuple, list)):
+        if type(value) in _SEQUENCES:
             for item in value:
-                if isinstance(item, cst.CSTNode):
+                if type(item) not in _NOT_NODES:
                     yield item
+        elif type(value) not in _NOT_NODES:
+            yield value

@@ -111,10 +111,7 @@ def _add_keyword(call: cst.Call, context: RuleContext) -> "tuple[Edit, ...]":
     close = Position(call_end.line, call_end.column - 1)  # at the `)`
 
     def indent(line: int) -> str:
-        """The whitespace that starts a line (split where Python splits lines, not str.splitlines())."""
-        import re
-
-        text = re.split(r"\r\n|\r|\n", context.module.code)[line - 1]
+        text = context.line_text(line)
         return text[: len(text) - len(text.lstrip(" \t\f"))]
 
     if not call.args:

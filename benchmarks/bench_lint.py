@@ -1,0 +1,143 @@
+"""How fast is nnsight-lint next to its peers, on the same files, in one run?
+
+    .venv/bin/python benchmarks/bench_lint.py [--runs 5] [--heavy-files 200] [--fixit-runs 1]
+
+Installs nothing: the peers (ruff, flake8, fixit, libcst) come from the environment that runs
+this script; a missing one is skipped. Two corpora, built in a temporary directory:
+
+1. the installed `transformers` package source tree (copied);
+2. a deterministic nnsight-heavy corpus from `gen_corpus.py` (traces, invokes, backwards).
+
+Every command runs `--runs` times, alternating with the others so that machine noise hits all of
+them alike. Each run is measured from outside (`os.wait4`): wall time, CPU time (user + system,
+the command's worker processes included) and peak resident memory of its largest process.
+The table shows medians, the ratios the goals are stated in, and whether each goal holds.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BIN = Path(sys.executable).parent
+
+LIBCST_LOOP = (
+    "import sys, pathlib, libcst\n"
+    "for p in sorted(pathlib.Path(sys.argv[1]).rglob('*.py')):\n"
+    "    try:\n"
+    "        libcst.parse_module(p.read_bytes())\n"
+    "    except Exception:\n"
+    "        pass\n"
+)
+
+
+def tool(name: str):
+    found = BIN / name
+    return str(found) if found.exists() else shutil.which(name)
+
+
+def measure(command, cwd):
+    """(wall seconds, cpu seconds, peak MiB) of one run of `command`."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (0, 1):
+        raise SystemExit(f"failed ({process.returncode}): {' '.join(command)}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def commands(corpus: Path, cache_dir: Path):
+    nnl, ruff, flake8, fixit = tool("nnsight-lint"), tool("ruff"), tool("flake8"), tool("fixit")
+    check = [nnl, "check", "--quiet", "--exit-zero"]
+    table = {
+        "nnsight-lint (no cache)": check + ["--no-cache", str(corpus)],
+        "nnsight-lint --jobs 1 (no cache)": check + ["--no-cache", "--jobs", "1", str(corpus)],
+        "nnsight-lint (cold cache)": check + ["--cache-dir", str(cache_dir), str(corpus)],
+        "nnsight-lint (warm cache)": check + ["--cache-dir", str(cache_dir), str(corpus)],
+        "libcst parse loop (1 process)": [sys.executable, "-c", LIBCST_LOOP, str(corpus)],
+    }
+    if ruff:
+        table["ruff --select F401"] = [ruff, "check", "--no-cache", "--isolated", "--select", "F401",
+                                       "--exit-zero", "-q", str(corpus)]
+    if flake8:
+        table["flake8 --select E9"] = [flake8, "--isolated", "--select", "E9", "--exit-zero", str(corpus)]
+    if fixit:
+        table["fixit (1 rule)"] = [fixit, "--rules", "fixit.rules.no_redundant_fstring", "lint", str(corpus)]
+    return table
+
+
+def run_corpus(name: str, corpus: Path, runs: int, fixit_runs: int):
+    cache_dir = corpus.parent / f"{corpus.name}-cache"
+    table = commands(corpus, cache_dir)
+    samples = {label: [] for label in table}
+    for run in range(runs):
+        for label, command in table.items():
+            if label.startswith("fixit") and run >= fixit_runs:
+                continue
+            if label.endswith("(cold cache)"):
+                shutil.rmtree(cache_dir, ignore_errors=True)
+            samples[label].append(measure(command, corpus.parent))
+    medians = {
+        label: tuple(statistics.median(s[i] for s in rows) for i in range(3)) for label, rows in samples.items() if rows
+    }
+    files = sum(1 for _ in corpus.rglob("*.py"))
+    print(f"\n## {name}: {files} files, {runs} alternating runs (fixit: {fixit_runs})\n")
+    print(f"| command | wall s | cpu s | peak MiB |")
+    print("|---|---:|---:|---:|")
+    for label, (wall, cpu, peak) in medians.items():
+        print(f"| {label} | {wall:.3f} | {cpu:.3f} | {peak:.0f} |")
+    return medians
+
+
+def ratio_line(goal: str, numerator: float, denominator: float, limit: float) -> str:
+    value = numerator / denominator
+    return f"- {goal}: {value:.2f}x (goal <= {limit}x) {'PASS' if value <= limit else 'MISS'}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--heavy-files", type=int, default=200)
+    parser.add_argument("--fixit-runs", type=int, default=1, help="fixit is slow: runs of it per corpus")
+    args = parser.parse_args()
+
+    import transformers
+
+    print(f"# nnsight-lint benchmark, {time.strftime('%Y-%m-%d')}")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+          f"{platform.system()} {platform.release()}")
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        tree = scratch / "transformers"
+        shutil.copytree(Path(transformers.__file__).parent, tree, ignore=shutil.ignore_patterns("__pycache__"))
+        heavy = scratch / "nnsight_heavy"
+        subprocess.run([sys.executable, str(HERE / "gen_corpus.py"), str(heavy), "--files", str(args.heavy_files)],
+                       check=True)
+        big = run_corpus("transformers source tree", tree, args.runs, args.fixit_runs)
+        small = run_corpus("nnsight-heavy generated corpus", heavy, args.runs, args.fixit_runs)
+
+    print("\n## Goals\n")
+    nnl, loop = "nnsight-lint (no cache)", "libcst parse loop (1 process)"
+    if "ruff --select F401" in big:
+        print(ratio_line("transformers: nnsight-lint / ruff, wall", big[nnl][0], big["ruff --select F401"][0], 0.5))
+    print(ratio_line("heavy corpus: nnsight-lint / libcst parse loop, wall", small[nnl][0], small[loop][0], 0.6))
+    for name, medians in (("transformers", big), ("heavy corpus", small)):
+        print(ratio_line(f"{name}: warm cache / cold cache, wall", medians["nnsight-lint (warm cache)"][0],
+                         medians["nnsight-lint (cold cache)"][0], 0.1))
+    print(ratio_line("heavy corpus: nnsight-lint / libcst parse loop, peak memory", small[nnl][2], small[loop][2], 2.0))
+    print(f"- heavy corpus: --jobs 1 / default jobs, wall: "
+          f"{small['nnsight-lint --jobs 1 (no cache)'][0] / small[nnl][0]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

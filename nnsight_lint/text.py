@@ -1,0 +1,39 @@
+"""Lines as Python counts them: broken at \\r\\n, \\r or \\n only (not at the form feeds and
+Unicode separators `str.splitlines()` also breaks at). Every module that turns offsets into lines
+uses these, so the linter, the fixer, the notebook and LSP doors agree on what line N is."""
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from typing import List, Tuple
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def line_starts(text: str) -> List[int]:
+    """Offset of the first character of every line (a text ending in a break has an empty last line)."""
+    return [0] + [match.end() for match in LINE_BREAK.finditer(text)]
+
+
+def split_lines(text: str) -> List[str]:
+    """The lines without their breaks; a text ending in a break has an empty last line."""
+    return LINE_BREAK.split(text)
+
+
+def split_lines_keepends(text: str) -> List[str]:
+    """The lines with their breaks; no empty last line."""
+    lines, start = [], 0
+    for match in LINE_BREAK.finditer(text):
+        lines.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
+
+
+def decode(source: bytes) -> Tuple[str, str]:
+    """The text of a Python source file, and the encoding to write it back with (BOM and
+    `# coding:` declarations honoured, as Python reads the file)."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    return source.decode(encoding), encoding
