@@ -332,15 +332,18 @@ class _TraceWalker:
         params = function_params(function)
         outer_env = self.env
         self.env = {name: origins for name, origins in outer_env.items() if name not in scope.literals}
+        outer_submodules = self._submodules
+        self._submodules = {k: v for k, v in outer_submodules.items() if k not in scope.literals}
         positional = [p for p in params if p.star not in ("*", "**")]
         if isinstance(call.func, cst.Attribute) and positional and positional[0].name.value == "self":
             positional = positional[1:]
-        for param, arg in zip(positional, [a for a in call.args if a.keyword is None and not a.star]):
-            self.env[param.name.value] = self.origins(arg.value, where)
         by_name = {p.name.value for p in params}
-        for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value in by_name:
-                self.env[arg.keyword.value] = self.origins(arg.value, where)
+        bound = list(zip((p.name.value for p in positional), (a for a in call.args if a.keyword is None and not a.star)))
+        bound += [(a.keyword.value, a) for a in call.args if a.keyword is not None and a.keyword.value in by_name]
+        for param, arg in bound:
+            self.env[param] = self.origins(arg.value, where)
+            # `def read(layer): return layer.output` called as `read(model.transformer.h[1])`
+            self.name_submodule(cst.Name(param), _module_path(arg.value, outer_submodules))
         self._inlining.append(id(function))
         saved_returns, self._returned = self._returned, []
         try:
@@ -350,6 +353,7 @@ class _TraceWalker:
             self._inlining.pop()
             self._returned = saved_returns
             self.env = outer_env
+            self._submodules = outer_submodules
 
     def origins(self, node: cst.BaseExpression, where: _Where) -> FrozenSet[Origin]:
         return _origins(node, self.env, where.scope, self._call_results)
