@@ -1,4 +1,4 @@
-"""The command line: `nnsight-lint check`, `explain`, `rules`. A thin door onto the engine.
+"""The command line: `nnsight-lint check`, `explain`, `rules`, `server`. A thin door onto the engine.
 
 Exit codes: 0 nothing found, 1 findings, 2 usage or internal error.
 """
@@ -249,7 +249,9 @@ def _server(args) -> int:
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
-        return _usage_error("the language server needs pygls; install it with `pip install 'nnsight-lint[lsp]'`")
+        from nnsight_lint import messages
+
+        return _usage_error(messages.LSP_MISSING_EXTRA)
     return serve()
 
 

@@ -38,9 +38,10 @@ def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAUL
 
 @functools.lru_cache(maxsize=16)
 def _trace_pattern(trace_names: Tuple[str, ...]) -> "re.Pattern[bytes]":
-    # `with` up to the `:` that ends its items, so parenthesised multi-line items match too.
+    # `with` up to the `:` that ends its items, so parenthesised multi-line items match too. No
+    # word boundary before `with`: in a notebook's JSON a line start reads `\nwith`.
     names = "|".join(re.escape(name) for name in trace_names)
-    return re.compile(rf"\bwith\b[^:]{{0,400}}?\.\s*(?:{names})\s*\(".encode())
+    return re.compile(rf"with\b[^:]{{0,400}}?\.\s*(?:{names})\s*\(".encode())
 
 
 def lint_source(

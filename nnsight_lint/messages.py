@@ -8,6 +8,7 @@ from __future__ import annotations
 DOCS_URL = "https://github.com/nnsight-lint/nnsight-lint/blob/main/docs/rules/{code}.md"
 
 NNL000_SYNTAX = "invalid syntax: {detail}"
+NNL000_NOTEBOOK = "invalid notebook: {name} {detail}"
 
 NNL001_TITLE = "backward frees the graph a later backward in the same trace needs"
 
@@ -49,6 +50,7 @@ Fix: pass `retain_graph=True` to every backward of the trace except the one that
 EXPLAIN_POINTER = "Run `nnsight-lint explain {code}` for the full explanation."
 TORCH_ORIGINAL = "torch said: {text}"
 
+LSP_MISSING_EXTRA = "the language server needs pygls; install it with `pip install 'nnsight-lint[lsp]'`"
 RUNTIME_MISSING_EXTRA = (
     "nnsight_lint.runtime needs nnsight; install it with `pip install 'nnsight-lint[runtime]'`"
 )

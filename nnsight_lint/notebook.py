@@ -24,12 +24,12 @@ from dataclasses import dataclass, replace
 from json.decoder import scanstring
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
+from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse
 from nnsight_lint.text import split_lines_keepends
 
-INVALID_NOTEBOOK = "invalid notebook: {name} {detail}"
 
 
 def is_notebook(path: str) -> bool:
@@ -295,7 +295,7 @@ def invalid(error: NotebookError, path: str, options: LintOptions = DEFAULT_OPTI
 
     if "NNL000" not in rules.selected(options.select, options.ignore):
         return []
-    text = INVALID_NOTEBOOK.format(name=os.path.basename(path), detail=error.detail)
+    text = messages.NNL000_NOTEBOOK.format(name=os.path.basename(path), detail=error.detail)
     at = Position(max(error.line, 1), max(error.column, 1))
     return [Diagnostic(path, "NNL000", text, at, at)]
 
@@ -395,7 +395,7 @@ def fix_cells(
     Returns (new sources, fixes applied, remaining findings). Raises FixError if a fix would leave
     a cell that does not parse.
     """
-    from nnsight_lint.fixing import MAX_PASSES, FixError, apply_edits
+    from nnsight_lint.fixing import MAX_PASSES, FixError, apply_edits, syntax_error
 
     sources, fixed = list(sources), 0
     for _ in range(MAX_PASSES):
@@ -410,7 +410,9 @@ def fix_cells(
         new = list(sources)
         for number, cell_edits in edits.items():
             new[number - 1] = apply_edits(sources[number - 1], cell_edits)
-            if isinstance(parse(mask(new[number - 1])[0], path), Diagnostic):
+            # CPython's compiler too (it rejects a repeated keyword), unless the cell never compiled.
+            strict = syntax_error(mask(sources[number - 1])[0]) is None
+            if syntax_error(mask(new[number - 1])[0], strict) is not None:
                 raise FixError(f"a fix for {applicable[0][0].code} would break the syntax of cell {number}")
         if new == sources:
             break

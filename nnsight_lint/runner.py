@@ -10,6 +10,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from nnsight_lint.api import FileResult, lint_file
 from nnsight_lint.cache import Cache, content_hash
+from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, could_have_findings
 
 # Below this many files to parse, starting worker processes costs more than it saves.
@@ -46,12 +47,13 @@ def check_paths(
         cached = cache.lookup_by_content(path, digest) if cache else None
         if cached is not None:
             done[path] = FileResult(path, cached)
-        elif not could_have_findings(data, options):
+        elif path.endswith(NOTEBOOK_SUFFIXES) or could_have_findings(data, options):
+            # A notebook is always read: its JSON is cheap to check, and invalid JSON is NNL000.
+            to_parse.append((path, digest))
+        else:
             done[path] = FileResult(path, [])
             if cache:
                 cache.store(path, digest, [])
-        else:
-            to_parse.append((path, digest))
 
     for (path, digest), result in zip(to_parse, _lint_all([p for p, _ in to_parse], options, jobs)):
         done[path] = result
