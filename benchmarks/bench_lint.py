@@ -1,6 +1,6 @@
 """How fast is nnsight-lint next to its peers, on the same files, in one run?
 
-    .venv/bin/python benchmarks/bench_lint.py [--runs 5] [--heavy-files 200] [--fixit-runs 1]
+    .venv/bin/python benchmarks/bench_lint.py [--runs 5] [--heavy-files 200] [--slow-runs 1]
 
 Installs nothing: the peers (ruff, flake8, fixit, libcst) come from the environment that runs
 this script; a missing one is skipped. Two corpora, built in a temporary directory:
@@ -8,14 +8,16 @@ this script; a missing one is skipped. Two corpora, built in a temporary directo
 1. the installed `transformers` package source tree (copied);
 2. a deterministic nnsight-heavy corpus from `gen_corpus.py` (traces, invokes, backwards).
 
-Every command runs `--runs` times, alternating with the others so that machine noise hits all of
-them alike. Each run is measured from outside (`os.wait4`): wall time, CPU time (user + system,
+Every command runs `--runs` times (flake8 and fixit `--slow-runs` times; fixit and the libcst loop
+skip the transformers tree unless asked), alternating with the others so that machine noise hits
+all of them alike. Each run is measured from outside (`os.wait4`): wall time, CPU time (user + system,
 the command's worker processes included) and peak resident memory of its largest process.
 The table shows medians, the ratios the goals are stated in, and whether each goal holds.
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import platform
 import shutil
@@ -76,13 +78,17 @@ def commands(corpus: Path, cache_dir: Path):
     return table
 
 
-def run_corpus(name: str, corpus: Path, runs: int, fixit_runs: int):
+SLOW = ("flake8", "fixit")  # peers that take minutes on a big tree: fewer runs
+
+
+def run_corpus(name: str, corpus: Path, runs: int, slow_runs: int, skip=()):
     cache_dir = corpus.parent / f"{corpus.name}-cache"
-    table = commands(corpus, cache_dir)
+    table = {label: command for label, command in commands(corpus, cache_dir).items()
+             if not label.startswith(tuple(skip))}
     samples = {label: [] for label in table}
     for run in range(runs):
         for label, command in table.items():
-            if label.startswith("fixit") and run >= fixit_runs:
+            if label.startswith(SLOW) and run >= slow_runs:
                 continue
             if label.endswith("(cold cache)"):
                 shutil.rmtree(cache_dir, ignore_errors=True)
@@ -91,8 +97,8 @@ def run_corpus(name: str, corpus: Path, runs: int, fixit_runs: int):
         label: tuple(statistics.median(s[i] for s in rows) for i in range(3)) for label, rows in samples.items() if rows
     }
     files = sum(1 for _ in corpus.rglob("*.py"))
-    print(f"\n## {name}: {files} files, {runs} alternating runs (fixit: {fixit_runs})\n")
-    print(f"| command | wall s | cpu s | peak MiB |")
+    print(f"\n## {name}: {files} files; {runs} alternating runs, {slow_runs} of {', '.join(SLOW)}\n")
+    print("| command | wall s | cpu s | peak MiB |")
     print("|---|---:|---:|---:|")
     for label, (wall, cpu, peak) in medians.items():
         print(f"| {label} | {wall:.3f} | {cpu:.3f} | {peak:.0f} |")
@@ -108,10 +114,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--heavy-files", type=int, default=200)
-    parser.add_argument("--fixit-runs", type=int, default=1, help="fixit is slow: runs of it per corpus")
+    parser.add_argument("--slow-runs", type=int, default=1, help="runs of the slow peers (flake8, fixit)")
+    parser.add_argument("--all-peers-on-transformers", action="store_true",
+                        help="also run fixit and the libcst loop over the transformers tree (tens of minutes)")
     args = parser.parse_args()
 
-    import transformers
+    # Found, not imported: a child's peak memory counts what it inherits from this process before
+    # exec, so this process stays small.
+    transformers_dir = Path(importlib.util.find_spec("transformers").submodule_search_locations[0])
 
     print(f"# nnsight-lint benchmark, {time.strftime('%Y-%m-%d')}")
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
@@ -119,12 +129,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         tree = scratch / "transformers"
-        shutil.copytree(Path(transformers.__file__).parent, tree, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(transformers_dir, tree, ignore=shutil.ignore_patterns("__pycache__"))
         heavy = scratch / "nnsight_heavy"
         subprocess.run([sys.executable, str(HERE / "gen_corpus.py"), str(heavy), "--files", str(args.heavy_files)],
                        check=True)
-        big = run_corpus("transformers source tree", tree, args.runs, args.fixit_runs)
-        small = run_corpus("nnsight-heavy generated corpus", heavy, args.runs, args.fixit_runs)
+        skip = () if args.all_peers_on_transformers else ("fixit", "libcst")
+        big = run_corpus("transformers source tree", tree, args.runs, args.slow_runs, skip)
+        small = run_corpus("nnsight-heavy generated corpus", heavy, args.runs, args.slow_runs)
 
     print("\n## Goals\n")
     nnl, loop = "nnsight-lint (no cache)", "libcst parse loop (1 process)"

@@ -9,28 +9,12 @@ from pathlib import Path
 import pytest
 
 from nnsight_lint import messages, rules
+from tests.support import TWO_INVOKES, TWO_INVOKES_FIXED, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
-TWO_INVOKES = """\
-with model.trace() as tracer:
-    with tracer.invoke("hello world"):
-        model.lm_head.output.sum().backward()
-    with tracer.invoke("the cat sat"):
-        model.lm_head.output.sum().backward()
-"""
-CLEAN = TWO_INVOKES.replace(".backward()\n    with", ".backward(retain_graph=True)\n    with")
+CLEAN = TWO_INVOKES_FIXED
 
-
-def run(*args, cwd=None, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "nnsight_lint", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
 
 
 def write(path: Path, text: str) -> Path:
@@ -41,7 +25,7 @@ def write(path: Path, text: str) -> Path:
 
 def test_reports_flake8_style_with_one_based_positions(tmp_path):
     write(tmp_path / "bad.py", TWO_INVOKES)
-    result = run("check", "bad.py", cwd=tmp_path)
+    result = run_cli("check", "bad.py", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout == f"bad.py:3:36: NNL001 [*] {messages.nnl001('backward()', 5)}\n"
     assert "Found 1 problem." in result.stderr
@@ -49,13 +33,13 @@ def test_reports_flake8_style_with_one_based_positions(tmp_path):
 
 def test_clean_file_exits_zero(tmp_path):
     write(tmp_path / "good.py", CLEAN)
-    result = run("check", "good.py", cwd=tmp_path)
+    result = run_cli("check", "good.py", cwd=tmp_path)
     assert (result.returncode, result.stdout) == (0, "")
     assert "All checks passed." in result.stderr
 
 
 def test_bundled_example_reports_nnl001():
-    result = run("check", "examples/", cwd=ROOT)
+    result = run_cli("check", "examples/", cwd=ROOT)
     assert result.returncode == 1
     assert result.stdout.startswith("examples/two_invokes.py:15:")
     assert " NNL001 " in result.stdout
@@ -71,11 +55,11 @@ def test_directory_walk_sorts_and_skips_ignored_and_virtualenvs(tmp_path):
     write(tmp_path / "build" / "gen.py", TWO_INVOKES)
     write(tmp_path / "stub.pyi", TWO_INVOKES)
     write(tmp_path / ".gitignore", "ignored_dir/\nskip_*.py\n")
-    result = run("check", "-q", cwd=tmp_path)
+    result = run_cli("check", "-q", cwd=tmp_path)
     paths = [line.split(":")[0] for line in result.stdout.splitlines()]
     assert paths == ["a/z.py", "b.py", "stub.pyi"]
     # Named explicitly, an ignored file is still checked.
-    assert run("check", "skip_me.py", cwd=tmp_path).returncode == 1
+    assert run_cli("check", "skip_me.py", cwd=tmp_path).returncode == 1
 
 
 def test_gitignore_negation_and_anchoring(tmp_path):
@@ -84,7 +68,7 @@ def test_gitignore_negation_and_anchoring(tmp_path):
     write(tmp_path / "drop.py", TWO_INVOKES)
     write(tmp_path / "sub" / ".gitignore", "!drop.py\n")
     write(tmp_path / "sub" / "drop.py", TWO_INVOKES)
-    paths = [line.split(":")[0] for line in run("check", "-q", cwd=tmp_path).stdout.splitlines()]
+    paths = [line.split(":")[0] for line in run_cli("check", "-q", cwd=tmp_path).stdout.splitlines()]
     assert paths == ["keep.py", "sub/drop.py"]
 
 
@@ -93,23 +77,23 @@ def test_noqa_silences_only_the_named_code(tmp_path):
     write(tmp_path / "all.py", TWO_INVOKES.replace(bad_line, bad_line.replace("()\n", "()  # noqa\n"), 1))
     write(tmp_path / "code.py", TWO_INVOKES.replace(bad_line, bad_line.replace("()\n", "()  # noqa: NNL001\n"), 1))
     write(tmp_path / "other.py", TWO_INVOKES.replace(bad_line, bad_line.replace("()\n", "()  # noqa: E501\n"), 1))
-    result = run("check", "-q", ".", cwd=tmp_path)
+    result = run_cli("check", "-q", ".", cwd=tmp_path)
     assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["other.py"]
 
 
 def test_select_and_ignore_by_code_or_prefix(tmp_path):
     write(tmp_path / "bad.py", TWO_INVOKES)
-    assert run("check", "--ignore", "NNL001", "bad.py", cwd=tmp_path).returncode == 0
-    assert run("check", "--ignore", "NNL", "bad.py", cwd=tmp_path).returncode == 0
-    assert run("check", "--select", "NNL0", "bad.py", cwd=tmp_path).returncode == 1
-    assert run("check", "--select", "NNL000", "bad.py", cwd=tmp_path).returncode == 0
-    unknown = run("check", "--select", "XYZ9", "bad.py", cwd=tmp_path)
+    assert run_cli("check", "--ignore", "NNL001", "bad.py", cwd=tmp_path).returncode == 0
+    assert run_cli("check", "--ignore", "NNL", "bad.py", cwd=tmp_path).returncode == 0
+    assert run_cli("check", "--select", "NNL0", "bad.py", cwd=tmp_path).returncode == 1
+    assert run_cli("check", "--select", "NNL000", "bad.py", cwd=tmp_path).returncode == 0
+    unknown = run_cli("check", "--select", "XYZ9", "bad.py", cwd=tmp_path)
     assert unknown.returncode == 2 and "XYZ9" in unknown.stderr
 
 
 def test_exit_zero_and_quiet(tmp_path):
     write(tmp_path / "bad.py", TWO_INVOKES)
-    result = run("check", "--exit-zero", "--quiet", "bad.py", cwd=tmp_path)
+    result = run_cli("check", "--exit-zero", "--quiet", "bad.py", cwd=tmp_path)
     assert result.returncode == 0
     assert "NNL001" in result.stdout and result.stderr == ""
 
@@ -117,7 +101,7 @@ def test_exit_zero_and_quiet(tmp_path):
 def test_syntax_error_is_nnl000_and_the_run_goes_on(tmp_path):
     write(tmp_path / "a_broken.py", "with model.trace():\n    def f(:\n        loss.backward()\n")
     write(tmp_path / "b_bad.py", TWO_INVOKES)
-    result = run("check", "-q", ".", cwd=tmp_path)
+    result = run_cli("check", "-q", ".", cwd=tmp_path)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert lines[0].startswith("a_broken.py:2:11: NNL000 invalid syntax:")
@@ -128,7 +112,7 @@ def test_syntax_error_is_nnl000_and_the_run_goes_on(tmp_path):
 def test_files_that_cannot_hold_a_finding_are_not_parsed(tmp_path):
     # The raw-text pre-filter: no `.trace` opener, so not even a syntax error is looked for.
     write(tmp_path / "other.py", "def f(:\n    loss.backward()\n")
-    assert run("check", "other.py", cwd=tmp_path).returncode == 0
+    assert run_cli("check", "other.py", cwd=tmp_path).returncode == 0
 
 
 @pytest.mark.parametrize(
@@ -144,7 +128,7 @@ def test_files_that_cannot_hold_a_finding_are_not_parsed(tmp_path):
 )
 def test_bad_bytes_never_give_a_traceback(tmp_path, content):
     (tmp_path / "weird.py").write_bytes(content)
-    result = run("check", "weird.py", cwd=tmp_path)
+    result = run_cli("check", "weird.py", cwd=tmp_path)
     assert "Traceback" not in result.stderr
     if content:
         assert result.returncode == 1
@@ -155,13 +139,13 @@ def test_bad_bytes_never_give_a_traceback(tmp_path, content):
 
 
 def test_stdin_with_a_display_name():
-    result = run("check", "-", "--stdin-filename", "notebook_cell.py", stdin=TWO_INVOKES)
+    result = run_cli("check", "-", "--stdin-filename", "notebook_cell.py", stdin=TWO_INVOKES)
     assert result.returncode == 1
     assert result.stdout.startswith("notebook_cell.py:3:36: NNL001")
 
 
 def test_missing_path_is_a_usage_error(tmp_path):
-    result = run("check", "nope.py", cwd=tmp_path)
+    result = run_cli("check", "nope.py", cwd=tmp_path)
     assert result.returncode == 2
     assert "nope.py" in result.stderr and "Traceback" not in result.stderr
 
@@ -175,18 +159,18 @@ def test_unreadable_file_is_an_error_not_a_traceback(tmp_path):
         path = write(tmp_path / "locked.py", TWO_INVOKES)
         path.chmod(0)
         target = "locked.py"
-    result = run("check", target, cwd=tmp_path)
+    result = run_cli("check", target, cwd=tmp_path)
     assert "Traceback" not in result.stderr
     assert result.returncode == 2 and target in result.stderr
 
 
 def test_explain_prints_the_rule_page_that_docs_hold():
-    result = run("explain", "nnl001")
+    result = run_cli("explain", "nnl001")
     assert result.returncode == 0
     assert result.stdout == (ROOT / "docs" / "rules" / "NNL001.md").read_text(encoding="utf-8")
     for section in ("## Symptom", "## Cause", "## Wrong code", "## Right code", "## Fix safety", "## How to silence"):
         assert section in result.stdout
-    assert run("explain", "NNL999").returncode == 2
+    assert run_cli("explain", "NNL999").returncode == 2
 
 
 def test_docs_pages_are_generated_from_the_rules():
@@ -196,7 +180,7 @@ def test_docs_pages_are_generated_from_the_rules():
 
 
 def test_rules_lists_every_rule():
-    result = run("rules")
+    result = run_cli("rules")
     assert result.returncode == 0
     assert [line.split()[0] for line in result.stdout.splitlines()] == list(rules.RULES)
 
@@ -208,13 +192,13 @@ def test_version_does_not_import_libcst():
 
 
 def test_usage_errors_exit_two():
-    assert run("frobnicate").returncode == 2
-    assert run("check", "--no-such-flag").returncode == 2
+    assert run_cli("frobnicate").returncode == 2
+    assert run_cli("check", "--no-such-flag").returncode == 2
 
 
 def test_deep_nesting_is_nnl000_not_a_crash(tmp_path):
     # libcst's native parser overflows its stack on this; the engine must refuse it first.
     write(tmp_path / "deep.py", "with model.trace():\n    loss.backward()\ny = " + "[" * 3000 + "]" * 3000 + "\n")
-    result = run("check", "deep.py", cwd=tmp_path)
+    result = run_cli("check", "deep.py", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert result.stdout.startswith("deep.py:3:") and "NNL000" in result.stdout

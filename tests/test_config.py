@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support import run_cli
+
 ROOT = Path(__file__).resolve().parent.parent
 
 BAD = """\
@@ -19,10 +21,7 @@ FIXED = BAD.replace(".backward()\n    with", ".backward(retain_graph=True)\n    
 
 
 def run(*args, cwd, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "nnsight_lint", "check", *args],
-        cwd=cwd, input=stdin, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    return run_cli("check", *args, cwd=cwd, stdin=stdin)
 
 
 def project(tmp_path: Path, config: str, files=("bad.py",)) -> Path:

@@ -22,36 +22,24 @@ import pytest
 from nnsight_lint import cli, messages
 from nnsight_lint.api import fix_bytes
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
-from nnsight_lint.fixing import MAX_PASSES, FixError, apply_fixes, fix_text, unified_diff
+from nnsight_lint.fixing import (
+    MAX_PASSES,
+    FixError,
+    apply_fixes,
+    fix_text,
+    unified_diff,
+)
+from tests.support import TWO_INVOKES, TWO_INVOKES_FIXED, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES_DIR = ROOT / "rules" / "NNL001"
 LAYOUTS_DIR = Path(__file__).resolve().parent / "fix_layouts"
 MARKER = re.compile(r"#\s*expect:\s*NNL001\s*$", re.MULTILINE)
 
-TWO_INVOKES = """\
-with model.trace() as tracer:
-    with tracer.invoke("hello world"):
-        model.lm_head.output.sum().backward()
-    with tracer.invoke("the cat sat"):
-        model.lm_head.output.sum().backward()
-"""
-FIXED = TWO_INVOKES.replace(".backward()\n    with", ".backward(retain_graph=True)\n    with")
+FIXED = TWO_INVOKES_FIXED
 MESSAGE = messages.nnl001("backward()", 5)
 BROKEN = TWO_INVOKES + "def f(:\n    pass\n"  # a trace and a backward, so it is parsed, and it does not parse
 
-
-def run(*args, cwd=None, stdin=None, preexec_fn=None) -> subprocess.CompletedProcess:
-    """The CLI as a real process; `stdin` is text or bytes, and stdout and stderr are the same kind."""
-    return subprocess.run(
-        [sys.executable, "-m", "nnsight_lint", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=not isinstance(stdin, bytes),
-        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"},
-        preexec_fn=preexec_fn,
-    )
 
 
 def listing(directory: Path) -> List[str]:
@@ -75,9 +63,9 @@ def fixed_layouts(tmp_path_factory):
         target = directory / f"{_stem(layout)}.py"
         target.write_bytes(layout.read_bytes())
         target.chmod(MODE)
-    first = run("check", "--fix", ".", cwd=directory)
+    first = run_cli("check", "--fix", ".", cwd=directory)
     after_first = {p.name: p.read_bytes() for p in directory.iterdir()}
-    second = run("check", "--fix", ".", cwd=directory)
+    second = run_cli("check", "--fix", ".", cwd=directory)
     return SimpleNamespace(directory=directory, first=first, second=second, after_first=after_first)
 
 
@@ -147,17 +135,17 @@ def test_encoding_and_line_endings_are_kept(name: str, tmp_path) -> None:
     before, after = VARIANTS[name]
     target = tmp_path / "program.py"
     target.write_bytes(before)
-    result = run("check", "--fix", "program.py", cwd=tmp_path)
+    result = run_cli("check", "--fix", "program.py", cwd=tmp_path)
     assert (result.returncode, result.stderr) == (0, "Fixed 1 problem, 0 remaining.\n")
     assert target.read_bytes() == after
-    assert run("check", "--fix", "program.py", cwd=tmp_path).stderr == "Fixed 0 problems, 0 remaining.\n"
+    assert run_cli("check", "--fix", "program.py", cwd=tmp_path).stderr == "Fixed 0 problems, 0 remaining.\n"
     assert target.read_bytes() == after
     assert listing(tmp_path) == ["program.py"]
 
 
 def test_stdin_fix_keeps_bytes_too() -> None:
     before, after = VARIANTS["latin-1"]
-    result = run("check", "--fix", "-", stdin=before)
+    result = run_cli("check", "--fix", "-", stdin=before)
     assert (result.returncode, result.stdout, result.stderr) == (0, after, b"Fixed 1 problem, 0 remaining.\n")
 
 
@@ -175,10 +163,10 @@ def fixed_corpus(tmp_path_factory):
     directory = tmp_path_factory.mktemp("corpus")
     for case in CASES:
         (directory / case.name).write_bytes(case.read_bytes())
-    first = run("check", "--fix", ".", cwd=directory)
+    first = run_cli("check", "--fix", ".", cwd=directory)
     after_first = {p.name: p.read_bytes() for p in directory.iterdir()}
-    second = run("check", "--fix", ".", cwd=directory)
-    recheck = run("check", "--no-cache", ".", cwd=directory)
+    second = run_cli("check", "--fix", ".", cwd=directory)
+    recheck = run_cli("check", "--no-cache", ".", cwd=directory)
     return SimpleNamespace(directory=directory, first=first, second=second, recheck=recheck, after_first=after_first)
 
 
@@ -222,19 +210,19 @@ DIFF = """\
 def test_diff_prints_the_exact_diff_and_writes_nothing(tmp_path) -> None:
     (tmp_path / "bad.py").write_text(TWO_INVOKES)
     (tmp_path / "good.py").write_text(FIXED)
-    result = run("check", "--diff", ".", cwd=tmp_path)
+    result = run_cli("check", "--diff", ".", cwd=tmp_path)
     assert (result.returncode, result.stdout, result.stderr) == (1, DIFF, "Would fix 1 problem, 0 remaining.\n")
     assert (tmp_path / "bad.py").read_text() == TWO_INVOKES
     assert listing(tmp_path) == ["bad.py", "good.py"]
 
-    clean = run("check", "--diff", "good.py", cwd=tmp_path)
+    clean = run_cli("check", "--diff", "good.py", cwd=tmp_path)
     assert (clean.returncode, clean.stdout, clean.stderr) == (0, "", "Would fix 0 problems, 0 remaining.\n")
-    assert run("check", "--diff", "--exit-zero", "bad.py", cwd=tmp_path).returncode == 0
+    assert run_cli("check", "--diff", "--exit-zero", "bad.py", cwd=tmp_path).returncode == 0
 
 
 def test_diff_of_a_crlf_file_without_final_newline(tmp_path) -> None:
     (tmp_path / "bad.py").write_bytes(TWO_INVOKES.rstrip("\n").replace("\n", "\r\n").encode())
-    result = run("check", "--diff", "bad.py", cwd=tmp_path, stdin=b"")
+    result = run_cli("check", "--diff", "bad.py", cwd=tmp_path, stdin=b"")
     assert result.returncode == 1
     assert result.stdout == (
         b"--- a/bad.py\n"
@@ -251,19 +239,19 @@ def test_diff_of_a_crlf_file_without_final_newline(tmp_path) -> None:
 
 
 def test_diff_from_stdin_names_the_stdin_filename() -> None:
-    result = run("check", "--diff", "-", "--stdin-filename", "bad.py", stdin=TWO_INVOKES)
+    result = run_cli("check", "--diff", "-", "--stdin-filename", "bad.py", stdin=TWO_INVOKES)
     assert (result.returncode, result.stdout) == (1, DIFF)
 
 
 def test_stdin_fix_prints_the_fixed_source_and_reports_on_stderr() -> None:
-    result = run("check", "--fix", "-", stdin=TWO_INVOKES)
+    result = run_cli("check", "--fix", "-", stdin=TWO_INVOKES)
     assert (result.returncode, result.stdout, result.stderr) == (0, FIXED, "Fixed 1 problem, 0 remaining.\n")
-    clean = run("check", "--fix", "-", stdin=FIXED)
+    clean = run_cli("check", "--fix", "-", stdin=FIXED)
     assert (clean.returncode, clean.stdout, clean.stderr) == (0, FIXED, "Fixed 0 problems, 0 remaining.\n")
 
 
 def test_stdin_fix_of_a_file_that_does_not_parse_prints_it_unchanged() -> None:
-    result = run("check", "--fix", "-", "--stdin-filename", "cell.py", stdin=BROKEN)
+    result = run_cli("check", "--fix", "-", "--stdin-filename", "cell.py", stdin=BROKEN)
     assert (result.returncode, result.stdout) == (1, BROKEN)
     assert result.stderr.startswith("cell.py:6:7: NNL000 invalid syntax:")
     assert result.stderr.endswith("Fixed 0 problems, 1 remaining.\n")
@@ -272,30 +260,30 @@ def test_stdin_fix_of_a_file_that_does_not_parse_prints_it_unchanged() -> None:
 def test_fix_summary_remaining_findings_and_exit_codes(tmp_path) -> None:
     (tmp_path / "a_broken.py").write_text(BROKEN)
     (tmp_path / "b_bad.py").write_text(TWO_INVOKES)
-    result = run("check", "--fix", ".", cwd=tmp_path)
+    result = run_cli("check", "--fix", ".", cwd=tmp_path)
     assert result.returncode == 1  # something unfixable remains
     assert result.stdout.startswith("a_broken.py:6:7: NNL000 invalid syntax:")
     assert result.stderr == "Fixed 1 problem, 1 remaining.\n"
     assert (tmp_path / "b_bad.py").read_text() == FIXED
-    quiet = run("check", "--fix", "--quiet", "a_broken.py", cwd=tmp_path)
+    quiet = run_cli("check", "--fix", "--quiet", "a_broken.py", cwd=tmp_path)
     assert (quiet.returncode, quiet.stderr) == (1, "")
 
 
 def test_exit_non_zero_on_fix(tmp_path) -> None:
     (tmp_path / "bad.py").write_text(TWO_INVOKES)
-    first = run("check", "--fix", "--exit-non-zero-on-fix", "bad.py", cwd=tmp_path)
+    first = run_cli("check", "--fix", "--exit-non-zero-on-fix", "bad.py", cwd=tmp_path)
     assert (first.returncode, first.stderr) == (1, "Fixed 1 problem, 0 remaining.\n")
-    second = run("check", "--fix", "--exit-non-zero-on-fix", "bad.py", cwd=tmp_path)
+    second = run_cli("check", "--fix", "--exit-non-zero-on-fix", "bad.py", cwd=tmp_path)
     assert (second.returncode, second.stderr) == (0, "Fixed 0 problems, 0 remaining.\n")
     (tmp_path / "bad.py").write_text(TWO_INVOKES)
-    forced = run("check", "--fix", "--exit-non-zero-on-fix", "--exit-zero", "bad.py", cwd=tmp_path)
+    forced = run_cli("check", "--fix", "--exit-non-zero-on-fix", "--exit-zero", "bad.py", cwd=tmp_path)
     assert forced.returncode == 0  # --exit-zero forces 0
     assert (tmp_path / "bad.py").read_text() == FIXED
 
 
 def test_check_marks_fixable_findings_and_counts_them(tmp_path) -> None:
     (tmp_path / "bad.py").write_text(TWO_INVOKES)
-    result = run("check", "bad.py", cwd=tmp_path)
+    result = run_cli("check", "bad.py", cwd=tmp_path)
     assert result.stdout == f"bad.py:3:36: NNL001 [*] {MESSAGE}\n"
     assert result.stderr == "Found 1 problem.\n[*] 1 fixable with `nnsight-lint check --fix`.\n"
 
@@ -303,7 +291,7 @@ def test_check_marks_fixable_findings_and_counts_them(tmp_path) -> None:
 def test_noqa_finding_is_neither_reported_nor_fixed(tmp_path) -> None:
     source = TWO_INVOKES.replace("backward()\n    with", "backward()  # noqa: NNL001\n    with")
     (tmp_path / "kept.py").write_text(source)
-    result = run("check", "--fix", "kept.py", cwd=tmp_path)
+    result = run_cli("check", "--fix", "kept.py", cwd=tmp_path)
     assert (result.returncode, result.stderr) == (0, "Fixed 0 problems, 0 remaining.\n")
     assert (tmp_path / "kept.py").read_text() == source
 
@@ -321,7 +309,7 @@ def test_a_file_that_cannot_be_written_is_left_untouched(tmp_path) -> None:
     target = tmp_path / "bad.py"
     target.write_text(TWO_INVOKES)
     target.chmod(0o640)
-    result = run("check", "--fix", "bad.py", cwd=tmp_path, preexec_fn=_no_room_to_write)
+    result = run_cli("check", "--fix", "bad.py", cwd=tmp_path, preexec_fn=_no_room_to_write)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr == (
@@ -355,7 +343,7 @@ def test_a_symlink_stays_a_symlink_and_its_target_is_fixed(tmp_path) -> None:
     real.mkdir()
     (real / "bad.py").write_text(TWO_INVOKES)
     (tmp_path / "link.py").symlink_to(real / "bad.py")
-    result = run("check", "--fix", "link.py", cwd=tmp_path)
+    result = run_cli("check", "--fix", "link.py", cwd=tmp_path)
     assert result.returncode == 0
     assert (tmp_path / "link.py").is_symlink()
     assert (real / "bad.py").read_text() == FIXED

@@ -20,6 +20,7 @@ import pytest
 
 from nnsight_lint import messages
 from nnsight_lint.engine import lint_source
+from tests.support import TWO_INVOKES
 
 pytest.importorskip("pygls")
 
@@ -27,13 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 20.0  # seconds for any one answer; the first includes the server's start-up
 URI = "file:///nonexistent-nnsight-lint/example.py"  # no pyproject.toml above it
 
-TWO_INVOKES = """\
-with model.trace() as tracer:
-    with tracer.invoke("hello world"):
-        model.lm_head.output.sum().backward()
-    with tracer.invoke("the cat sat"):
-        model.lm_head.output.sum().backward()
-"""
 FIXED = TWO_INVOKES.replace(".backward()\n    with", ".backward(retain_graph=True)\n    with")
 THREE_INVOKES = TWO_INVOKES + """\
     with tracer.invoke("a dog ran"):

@@ -18,8 +18,6 @@ import json
 import linecache
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -28,6 +26,7 @@ import pytest
 from nnsight_lint import messages
 from nnsight_lint.api import fix_bytes, lint_file
 from nnsight_lint.notebook import mask
+from tests.support import TWO_INVOKES, run_cli
 from tests.test_rule_cases import expected_findings
 from tests.test_rule_cases_runtime import FREED_GRAPH, runtime_raises
 
@@ -44,13 +43,6 @@ SETUP = (
     "from tests.tiny_model import tiny_model\n"
     "model = tiny_model()\n"
 )
-TWO_INVOKES = """\
-with model.trace() as tracer:
-    with tracer.invoke("hello world"):
-        model.lm_head.output.sum().backward()
-    with tracer.invoke("the cat sat"):
-        model.lm_head.output.sum().backward()
-"""
 
 
 # --- building notebooks ----------------------------------------------------------------------
@@ -102,12 +94,6 @@ def found_in_cells(path: Path):
     return {(d.cell, d.line, d.code) for d in result.diagnostics}
 
 
-def run(*args, cwd=None, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "nnsight_lint", *args], cwd=cwd, input=stdin, capture_output=True, text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-
 
 FORMS = ("one-cell", "split")
 CASE_IDS = [f"{case.stem}[{form}]" for case in CASES for form in FORMS]
@@ -124,7 +110,7 @@ def case_notebooks(tmp_path_factory):
                 (base / kind / f"{case.stem}[{form}].ipynb").write_text(case_notebook(case, form), encoding="utf-8")
     shutil.copy(FIXTURES / "magics.ipynb", base / "fixed" / "magics.ipynb")
     shutil.copy(FIXTURES / "magics.ipynb", base / "unfixed" / "magics.ipynb")
-    result = run("check", "--fix", "fixed", cwd=base)
+    result = run_cli("check", "--fix", "fixed", cwd=base)
     assert "Traceback" not in result.stderr and result.returncode == 0, result.stderr
     return base
 
@@ -247,7 +233,7 @@ def test_magics_notebook_runs_in_a_kernel_only_once_fixed(case_notebooks, runner
 def test_fix_rewrites_only_the_changed_cells_byte_for_byte(tmp_path):
     before = (FIXTURES / "magics.ipynb").read_bytes()
     (tmp_path / "magics.ipynb").write_bytes(before)
-    result = run("check", "--fix", "magics.ipynb", cwd=tmp_path)
+    result = run_cli("check", "--fix", "magics.ipynb", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     after = (tmp_path / "magics.ipynb").read_bytes()
     assert after == (FIXTURES / "magics.fixed.ipynb").read_bytes()
@@ -308,7 +294,7 @@ def test_location_is_the_position_among_code_cells(tmp_path):
         code("x = 1\n"), code("# a comment\n\n" + TWO_INVOKES),
     )
     (tmp_path / "nb.ipynb").write_text(text, encoding="utf-8")
-    result = run("check", "nb.ipynb", cwd=tmp_path)
+    result = run_cli("check", "nb.ipynb", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout == f"nb.ipynb:cell 4:5:36: NNL001 [*] {messages.nnl001('backward()', 7)}\n"
 
@@ -323,7 +309,7 @@ def test_a_helper_in_an_earlier_cell_is_seen_and_named_by_cell(tmp_path):
         "        model.lm_head.output.sum().backward()\n"
     )
     (tmp_path / "nb.ipynb").write_text(notebook(code("import torch\n"), code(helper), code(trace)), encoding="utf-8")
-    result = run("check", "-q", "nb.ipynb", cwd=tmp_path)
+    result = run_cli("check", "-q", "nb.ipynb", cwd=tmp_path)
     assert result.stdout.startswith("nb.ipynb:cell 2:2:18: NNL001 [*] ")
     assert "the backward on line 5 of cell 3 runs later" in result.stdout
 
@@ -395,7 +381,7 @@ def test_noqa_works_inside_cells(tmp_path):
 
 def test_a_cell_that_does_not_parse_is_nnl000_and_the_other_cells_are_checked(tmp_path):
     (tmp_path / "nb.ipynb").write_text(notebook(code("import torch\n"), code("def f(:\n    pass\n"), code(TWO_INVOKES)), encoding="utf-8")
-    result = run("check", "-q", "nb.ipynb", cwd=tmp_path)
+    result = run_cli("check", "-q", "nb.ipynb", cwd=tmp_path)
     lines = result.stdout.splitlines()
     assert lines[0].startswith("nb.ipynb:cell 2:1:7: NNL000 invalid syntax:")
     assert lines[1].startswith("nb.ipynb:cell 3:3:36: NNL001")
@@ -419,7 +405,7 @@ def test_invalid_notebooks_are_nnl000_and_the_run_goes_on(tmp_path):
     (tmp_path / "d_binary.ipynb").write_bytes(b"\xff\xfe\x00")
     (tmp_path / "e_good.ipynb").write_text(notebook(code(TWO_INVOKES)))
     (tmp_path / "f_script.py").write_text(TWO_INVOKES)
-    result = run("check", "-q", ".", cwd=tmp_path)
+    result = run_cli("check", "-q", ".", cwd=tmp_path)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "a_broken.ipynb:2:24: NNL000 invalid notebook: a_broken.ipynb is not valid JSON: Expecting property name enclosed in double quotes"
@@ -432,17 +418,17 @@ def test_invalid_notebooks_are_nnl000_and_the_run_goes_on(tmp_path):
 
     # --fix goes on too: the good files are fixed, the bad ones reported and left byte for byte.
     broken = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name[0] in "abcd"}
-    result = run("check", "--fix", ".", cwd=tmp_path)
+    result = run_cli("check", "--fix", ".", cwd=tmp_path)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["a_broken.ipynb", "b_old.ipynb", "c_list.ipynb", "d_binary.ipynb"]
     assert {name: (tmp_path / name).read_bytes() for name in broken} == broken
-    assert run("check", "-q", "e_good.ipynb", "f_script.py", cwd=tmp_path).stdout == ""
+    assert run_cli("check", "-q", "e_good.ipynb", "f_script.py", cwd=tmp_path).stdout == ""
 
 
 def test_diff_shows_cells_and_writes_nothing(tmp_path):
     original = notebook(code("import torch\n"), markdown("x"), code(TWO_INVOKES))
     (tmp_path / "nb.ipynb").write_text(original)
-    result = run("check", "--diff", "nb.ipynb", cwd=tmp_path)
+    result = run_cli("check", "--diff", "nb.ipynb", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout == (
         "--- a/nb.ipynb:cell 2\n"
@@ -464,7 +450,7 @@ def test_notebooks_are_walked_unless_turned_off(tmp_path):
     (tmp_path / "sub" / "script.py").write_text(TWO_INVOKES)
     (tmp_path / ".ipynb_checkpoints").mkdir()
     (tmp_path / ".ipynb_checkpoints" / "nb-checkpoint.ipynb").write_text(notebook(code(TWO_INVOKES)))
-    paths = lambda *args: [line.split(":")[0] for line in run("check", "-q", *args, cwd=tmp_path).stdout.splitlines()]  # noqa: E731
+    paths = lambda *args: [line.split(":")[0] for line in run_cli("check", "-q", *args, cwd=tmp_path).stdout.splitlines()]  # noqa: E731
     assert paths(".") == ["nb.ipynb", "sub/script.py"]
     assert paths("--no-notebooks", ".") == ["sub/script.py"]
     assert paths("--no-notebooks", "nb.ipynb") == ["nb.ipynb"]  # named explicitly: always checked
@@ -478,7 +464,7 @@ def test_notebooks_are_walked_unless_turned_off(tmp_path):
 
 def test_stdin_notebook_by_its_filename():
     text = notebook(code(TWO_INVOKES))
-    result = run("check", "-", "--stdin-filename", "nb.ipynb", stdin=text)
+    result = run_cli("check", "-", "--stdin-filename", "nb.ipynb", stdin=text)
     assert result.returncode == 1 and result.stdout.startswith("nb.ipynb:cell 1:3:36: NNL001")
-    fixed = run("check", "--fix", "-", "--stdin-filename", "nb.ipynb", stdin=text)
+    fixed = run_cli("check", "--fix", "-", "--stdin-filename", "nb.ipynb", stdin=text)
     assert fixed.stdout == text.replace("backward()\\n    with", "backward(retain_graph=True)\\n    with")

@@ -11,17 +11,11 @@ import jsonschema  # installed with nbformat, a test dependency
 
 from nnsight_lint import __version__, messages, output, rules
 from nnsight_lint.diagnostics import Diagnostic, Position
+from tests.support import TWO_INVOKES
 
 ROOT = Path(__file__).resolve().parent.parent
 URL = "https://github.com/nnsight-lint/nnsight-lint/blob/main/docs/rules/NNL001.md"
 
-TWO_INVOKES = """\
-with model.trace() as tracer:
-    with tracer.invoke("hello world"):
-        model.lm_head.output.sum().backward()
-    with tracer.invoke("the cat sat"):
-        model.lm_head.output.sum().backward()
-"""
 MESSAGE = messages.nnl001("backward()", 5)
 MULTILINE = """\
 from torch.autograd import grad

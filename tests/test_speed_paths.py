@@ -3,21 +3,16 @@ equals a cold run, bad caches are ignored, and runs that parse nothing never imp
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support import run_cli
+
 ROOT = Path(__file__).resolve().parent.parent
 
-
-def run(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "nnsight_lint", *args], cwd=cwd, capture_output=True, text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +25,8 @@ def corpus(tmp_path_factory):
 
 
 def test_parallel_output_equals_serial(corpus):
-    serial = run("check", "--no-cache", "--jobs", "1", ".", cwd=corpus)
-    parallel = run("check", "--no-cache", "--jobs", "2", ".", cwd=corpus)
+    serial = run_cli("check", "--no-cache", "--jobs", "1", ".", cwd=corpus)
+    parallel = run_cli("check", "--no-cache", "--jobs", "2", ".", cwd=corpus)
     assert serial.returncode == parallel.returncode == 1
     assert serial.stdout.count("NNL001") >= 24
     assert parallel.stdout == serial.stdout
@@ -40,26 +35,26 @@ def test_parallel_output_equals_serial(corpus):
 
 def test_warm_cache_equals_cold_and_follows_edits(corpus, tmp_path):
     cache = tmp_path / "cache"
-    cold = run("check", "--cache-dir", str(cache), ".", cwd=corpus)
+    cold = run_cli("check", "--cache-dir", str(cache), ".", cwd=corpus)
     assert (cache / ".gitignore").read_text().strip().endswith("*")
-    warm = run("check", "--cache-dir", str(cache), ".", cwd=corpus)
+    warm = run_cli("check", "--cache-dir", str(cache), ".", cwd=corpus)
     assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout)
     # An edited file is checked again: fix it, and its findings disappear from the cached run.
-    fixed = run("check", "--no-cache", "--fix", "experiment_0000.py", cwd=corpus)
+    fixed = run_cli("check", "--no-cache", "--fix", "experiment_0000.py", cwd=corpus)
     assert fixed.returncode == 0
-    after = run("check", "--cache-dir", str(cache), ".", cwd=corpus)
+    after = run_cli("check", "--cache-dir", str(cache), ".", cwd=corpus)
     assert "experiment_0000.py" in cold.stdout and "experiment_0000.py" not in after.stdout
-    assert after.stdout == run("check", "--no-cache", ".", cwd=corpus).stdout
+    assert after.stdout == run_cli("check", "--no-cache", ".", cwd=corpus).stdout
 
 
 @pytest.mark.parametrize("garbage", ["{not json", json.dumps({"format": 1, "version": "0.0.0", "files": {}}),
                                      json.dumps({"format": 1, "version": "x", "files": {"a": 5}}), "[]"])
 def test_corrupt_or_foreign_cache_is_ignored(corpus, tmp_path, garbage):
     cache = tmp_path / "cache"
-    expected = run("check", "--cache-dir", str(cache), ".", cwd=corpus).stdout
+    expected = run_cli("check", "--cache-dir", str(cache), ".", cwd=corpus).stdout
     for index in cache.glob("index-*.json"):
         index.write_text(garbage, encoding="utf-8")
-    result = run("check", "--cache-dir", str(cache), ".", cwd=corpus)
+    result = run_cli("check", "--cache-dir", str(cache), ".", cwd=corpus)
     assert "Traceback" not in result.stderr
     assert result.stdout == expected
 
@@ -67,7 +62,7 @@ def test_corrupt_or_foreign_cache_is_ignored(corpus, tmp_path, garbage):
 def test_unwritable_cache_only_costs_speed(corpus, tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
-    result = run("check", "--cache-dir", str(blocker / "cache"), ".", cwd=corpus)
+    result = run_cli("check", "--cache-dir", str(blocker / "cache"), ".", cwd=corpus)
     assert result.returncode == 1 and "Traceback" not in result.stderr
 
 
