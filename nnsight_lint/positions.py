@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from contextlib import contextmanager
 from typing import Collection, Dict, List, Optional, Tuple
 
 import libcst as cst
@@ -45,12 +44,36 @@ class _SpanRecordingState(CodegenState):
     def pop_trailing_newline(self) -> None:
         pass  # PositionProvider counts the newline a file without one would end with; so do we
 
-    @contextmanager
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):
-        start = len(self.tokens)
-        yield
-        if self.depth:
-            self.spans[node] = (start, len(self.tokens), start_node, end_node)
+        # Plain objects, not @contextmanager: this runs once per node, and generators cost.
+        return _Recording(self, node, start_node, end_node) if self.depth else _NOT_RECORDING
+
+
+class _Recording:
+    __slots__ = ("state", "node", "start_node", "end_node", "start")
+
+    def __init__(self, state: _SpanRecordingState, node, start_node, end_node) -> None:
+        self.state, self.node, self.start_node, self.end_node = state, node, start_node, end_node
+
+    def __enter__(self) -> None:
+        self.start = len(self.state.tokens)
+
+    def __exit__(self, *exc) -> bool:
+        self.state.spans[self.node] = (self.start, len(self.state.tokens), self.start_node, self.end_node)
+        return False
+
+
+class _NotRecording:
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+
+_NOT_RECORDING = _NotRecording()
 
 
 class Positions:
