@@ -6,18 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.support import run_cli
+from tests.support import TWO_INVOKES, TWO_INVOKES_FIXED, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
-BAD = """\
-with model.trace() as tracer:
-    with tracer.invoke("hello world"):
-        model.lm_head.output.sum().backward()
-    with tracer.invoke("the cat sat"):
-        model.lm_head.output.sum().backward()
-"""
-FIXED = BAD.replace(".backward()\n    with", ".backward(retain_graph=True)\n    with")
+BAD, FIXED = TWO_INVOKES, TWO_INVOKES_FIXED
 
 
 def run(*args, cwd, stdin=None):

@@ -16,19 +16,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support import TWO_INVOKES, TWO_INVOKES_FIXED
 
 ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
 
-BAD = """\
-with model.trace() as tracer:
-    with tracer.invoke("hello world"):
-        model.lm_head.output.sum().backward()
-    with tracer.invoke("the cat sat"):
-        model.lm_head.output.sum().backward()
-"""
-FIXED = BAD.replace(".backward()\n    with", ".backward(retain_graph=True)\n    with")
+BAD, FIXED = TWO_INVOKES, TWO_INVOKES_FIXED
 CONFIG = '[tool.nnsight-lint]\nextend-exclude = ["legacy/"]\n'
 
 
