@@ -1,8 +1,9 @@
-"""Files in, results out: the one entry point every door (CLI, pre-commit, flake8, LSP) uses."""
+"""Files in, results out: what every door (CLI, pre-commit, flake8, LSP) calls for one file;
+`runner.check_paths` does many."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, List, Optional
+from typing import List, Optional, Tuple
 
 from nnsight_lint.diagnostics import Diagnostic
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
@@ -16,12 +17,19 @@ class FileResult:
     error: Optional[str] = None  # the file could not be read or checked
 
 
-def lint_file(path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
+def read_source(path: str) -> Tuple[Optional[bytes], Optional[str]]:
+    """(the file's bytes, None), or (None, why it cannot be read)."""
     try:
         with open(path, "rb") as handle:
-            source = handle.read()
+            return handle.read(), None
     except OSError as error:
-        return FileResult(path, error=f"cannot read: {error.strerror or error}")
+        return None, f"cannot read: {error.strerror or error}"
+
+
+def lint_file(path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
+    source, error = read_source(path)
+    if error is not None:
+        return FileResult(path, error=error)
     return lint_text(source, path, options)
 
 
@@ -36,11 +44,6 @@ def lint_text(source, path: str, options: LintOptions = DEFAULT_OPTIONS) -> File
         return FileResult(path, error="internal error: the file nests too deeply to analyse")
     except Exception as error:  # a bug of ours must not hide the other files' findings
         return FileResult(path, error=f"internal error: {type(error).__name__}: {error}")
-
-
-def lint_paths(paths: Iterable[str], options: LintOptions = DEFAULT_OPTIONS) -> Iterator[FileResult]:
-    for path in paths:
-        yield lint_file(path, options)
 
 
 @dataclass

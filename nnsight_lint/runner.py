@@ -8,7 +8,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from nnsight_lint.api import FileResult, lint_file
+from nnsight_lint.api import FileResult, lint_text, read_source
 from nnsight_lint.cache import Cache, content_hash
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, could_have_findings
@@ -31,17 +31,15 @@ def check_paths(
     cache: Optional[Cache] = None,
 ) -> List[FileResult]:
     done: Dict[str, FileResult] = {}
-    to_parse: List[Tuple[str, Optional[str]]] = []
+    to_parse: List[Tuple[str, bytes, Optional[str]]] = []
     for path in paths:
         cached = cache.lookup_by_stat(path) if cache else None
         if cached is not None:
             done[path] = FileResult(path, cached)
             continue
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError as error:
-            done[path] = FileResult(path, error=f"cannot read: {error.strerror or error}")
+        data, error = read_source(path)
+        if error is not None:
+            done[path] = FileResult(path, error=error)
             continue
         digest = content_hash(data) if cache else None
         cached = cache.lookup_by_content(path, digest) if cache else None
@@ -49,13 +47,13 @@ def check_paths(
             done[path] = FileResult(path, cached)
         elif path.endswith(NOTEBOOK_SUFFIXES) or could_have_findings(data, options):
             # A notebook is always read: its JSON is cheap to check, and invalid JSON is NNL000.
-            to_parse.append((path, digest))
+            to_parse.append((path, data, digest))
         else:
             done[path] = FileResult(path, [])
             if cache:
                 cache.store(path, digest, [])
 
-    for (path, digest), result in zip(to_parse, _lint_all([p for p, _ in to_parse], options, jobs)):
+    for (path, _, digest), result in zip(to_parse, _lint_all(to_parse, options, jobs)):
         done[path] = result
         if cache and result.error is None:
             cache.store(path, digest, result.diagnostics)
@@ -64,13 +62,14 @@ def check_paths(
     return [done[path] for path in paths]
 
 
-def _lint_all(paths: List[str], options: LintOptions, jobs: Optional[int]) -> List[FileResult]:
+def _lint_all(to_parse, options: LintOptions, jobs: Optional[int]) -> List[FileResult]:
+    sources, paths = [data for _, data, _ in to_parse], [path for path, _, _ in to_parse]
     jobs = jobs or default_jobs()
     if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
-        return [lint_file(path, options) for path in paths]
+        return [lint_text(source, path, options) for source, path in zip(sources, paths)]
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     workers = min(jobs, len(paths))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         chunk = max(1, len(paths) // (workers * 4))
-        return list(pool.map(lint_file, paths, [options] * len(paths), chunksize=chunk))
+        return list(pool.map(lint_text, sources, paths, [options] * len(paths), chunksize=chunk))
