@@ -9,6 +9,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Position
+from nnsight_lint.slicing import relevant_text
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 
@@ -37,6 +38,11 @@ def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAUL
 
 
 @functools.lru_cache(maxsize=16)
+def _trace_pattern_text(trace_names: Tuple[str, ...]) -> "re.Pattern[str]":
+    return re.compile(_trace_pattern(trace_names).pattern.decode())
+
+
+@functools.lru_cache(maxsize=16)
 def _trace_pattern(trace_names: Tuple[str, ...]) -> "re.Pattern[bytes]":
     # `with` up to the `:` that ends its items, so parenthesised multi-line items match too. No
     # word boundary before `with`: in a notebook's JSON a line start reads `\nwith`.
@@ -53,13 +59,17 @@ def lint_source(
     if not could_have_findings(source, options):
         return []  # never parsed: its syntax is other tools' business
     codes = rules.selected(options.select, options.ignore)
-    module_or_error = parse(source, path)
+    text = _decoded(source)
+    relevant = relevant_text(text, _trace_pattern_text(tuple(options.trace_names))) if text is not None else None
+    module_or_error = parse(relevant, path) if relevant is not None else None
+    if module_or_error is None or isinstance(module_or_error, Diagnostic):
+        module_or_error = parse(source, path)  # the whole file, so an error is reported as it is
     if isinstance(module_or_error, Diagnostic):
         return [module_or_error] if "NNL000" in codes else []
-    return check_module(module_or_error, path, codes, options, _text(source, module_or_error))
+    return check_module(module_or_error, path, codes, options, module_or_error.code if text is None else text)
 
 
-def _text(source: Union[str, bytes], module) -> str:
+def _decoded(source: Union[str, bytes]) -> Optional[str]:
     if isinstance(source, str):
         return source
     from nnsight_lint.text import decode
@@ -67,7 +77,7 @@ def _text(source: Union[str, bytes], module) -> str:
     try:
         return decode(source)[0]
     except (SyntaxError, UnicodeDecodeError, LookupError):
-        return module.code
+        return None  # the parser reports it
 
 
 def parse(source: Union[str, bytes], path: str):

@@ -1,0 +1,139 @@
+"""Parse only what can matter: the top-level definitions a finding cannot depend on are blanked
+before libcst sees the text, keeping every line break, so every position stays exact.
+
+A top-level `def` or `class` is kept when it holds a trace opener, or when its name is used inside
+a kept trace body or a kept helper (helpers called from traces are walked as if inlined). Every
+other top-level statement (imports, assignments, `if`/`for`/`with`/`try` blocks) is always kept:
+it may bind a name a trace reads. The statement scanner follows strings, comments, brackets and
+backslash continuations; when it meets something it does not understand, nothing is blanked.
+"""
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Pattern, Set, Tuple
+
+from nnsight_lint.text import LINE_BREAK
+
+_STRING = (
+    r"[rRbBuUfF]{0,2}(?:'''(?:\\[\s\S]|[^\\])*?'''|\"\"\"(?:\\[\s\S]|[^\\])*?\"\"\""
+    r"|'(?:\\.|[^'\\\r\n])*'|\"(?:\\.|[^\"\\\r\n])*\")"
+)
+_TOKENS = re.compile(
+    rf"(?P<string>{_STRING})|(?P<comment>#[^\r\n]*)|(?P<open>[(\[{{])|(?P<close>[)\]}}])"
+    r"|(?P<continuation>\\(?:\r\n|\r|\n))|(?P<newline>\r\n|\r|\n)|(?P<quote>['\"])"
+)
+_CONTINUES = re.compile(r"(?:else|elif|except|finally)\b")
+_DEFINITION = re.compile(r"(?:@|def\b|class\b|async\s+def\b)")
+_DEFINED_NAME = re.compile(r"^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def relevant_text(text: str, trace_opener: Pattern[str]) -> Optional[str]:
+    """`text` with the irrelevant top-level definitions blanked, or None when nothing can go."""
+    lines = LINE_BREAK.split(text)
+    starts = _statement_starts(text, lines)
+    if starts is None:
+        return None
+    statements = _group(lines, starts)
+    names = [_defined_name(lines, first, end) for first, end in statements]
+    tracing = [trace_opener.search(_joined(lines, first, end)) is not None for first, end in statements]
+    kept = [name is None or traces for name, traces in zip(names, tracing)]
+    if all(kept):
+        return None
+    used: Set[str] = set()
+    for i, traces in enumerate(tracing):  # names used in trace bodies (and traced definitions' headers)
+        if traces:
+            used |= _trace_body_names(lines, *statements[i], trace_opener)
+    changed = True
+    while changed:  # helpers used there, and what those helpers use in turn
+        changed = False
+        for i, name in enumerate(names):
+            if not kept[i] and name in used:
+                kept[i] = changed = True
+                used |= set(_IDENTIFIER.findall(_joined(lines, *statements[i])))
+    breaks = [m.group() for m in LINE_BREAK.finditer(text)]
+    for (first, end), keep in zip(statements, kept):
+        if not keep:
+            for index in range(first, end):
+                lines[index] = ""
+    return "".join(line + brk for line, brk in zip(lines, breaks + [""]))
+
+
+def _statement_starts(text: str, lines: List[str]) -> Optional[List[int]]:
+    """Indexes of the lines where a top-level statement starts; None if the text confuses us."""
+    depth, line, at_line_start = 0, 0, True
+    starts = []
+    for match in _TOKENS.finditer(text):
+        kind = match.lastgroup
+        if at_line_start:  # the first token of a physical line: a statement starts if it sits
+            at_line_start = False  # at column 0 outside every bracket
+            if depth == 0 and lines[line][:1] not in ("", " ", "\t", "\f", "#"):
+                starts.append(line)
+        if kind == "string":
+            line += len(LINE_BREAK.findall(match.group()))
+        elif kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(depth - 1, 0)
+        elif kind == "continuation":
+            line += 1
+        elif kind == "newline":
+            line += 1
+            at_line_start = True
+        elif kind == "quote":  # an unterminated string: let the parser say what is wrong
+            return None
+    if at_line_start and depth == 0 and line < len(lines) and lines[line][:1] not in ("", " ", "\t", "\f", "#"):
+        starts.append(line)
+    return starts if depth == 0 else None
+
+
+def _group(lines: List[str], starts: List[int]) -> List[Tuple[int, int]]:
+    """(first line, end line) of each top-level statement: `else:`/`except:` join their `if`/`try`,
+    a `def`/`class` joins its decorators."""
+    merged: List[int] = []
+    decorated = False  # the statement so far is decorators still waiting for their def/class
+    for start in starts:
+        text = lines[start]
+        if merged and (_CONTINUES.match(text) or (decorated and _DEFINITION.match(text))):
+            decorated = decorated and text.startswith("@")
+            continue
+        merged.append(start)
+        decorated = text.startswith("@")
+    ends = merged[1:] + [len(lines)]
+    return list(zip([0] + merged[1:], ends)) if merged else []
+
+
+def _defined_name(lines: List[str], first: int, end: int) -> Optional[str]:
+    if not _DEFINITION.match(lines[first]):
+        return None
+    match = _DEFINED_NAME.search(_joined(lines, first, end))
+    return match.group(1) if match else None
+
+
+def _joined(lines: List[str], first: int, end: int) -> str:
+    return "\n".join(lines[first:end])
+
+
+def _trace_body_names(lines: List[str], first: int, end: int, trace_opener: Pattern[str]) -> Set[str]:
+    """Identifiers on a definition's header lines and inside each of its trace blocks."""
+    names: Set[str] = set()
+    header = first
+    while header < end and not _DEFINED_NAME.match(lines[header]):
+        header += 1
+    names |= set(_IDENTIFIER.findall(lines[header] if header < end else ""))
+    index = first
+    while index < end:
+        if trace_opener.search(lines[index]):
+            indent = _indent(lines[index])
+            names |= set(_IDENTIFIER.findall(lines[index]))
+            index += 1
+            while index < end and (not lines[index].strip() or _indent(lines[index]) > indent):
+                names |= set(_IDENTIFIER.findall(lines[index]))
+                index += 1
+        else:
+            index += 1
+    return names
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))

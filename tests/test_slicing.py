@@ -1,0 +1,136 @@
+"""Blanking irrelevant top-level definitions changes speed only: the same findings, at the same
+positions, as parsing the whole file; and every kept line is untouched."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nnsight_lint import rules
+from nnsight_lint.engine import _trace_pattern_text, check_module, lint_source, parse
+from nnsight_lint.slicing import relevant_text
+from nnsight_lint.text import split_lines
+from tests.support import ROOT
+
+OPENER = _trace_pattern_text(("trace",))
+
+TRICKY = {
+    "helpers-and-noise": '''\
+import torch
+
+def unrelated():
+    return """
+def fake_inside_a_string():
+    pass
+"""
+
+def inner(loss):
+    loss.backward()
+
+def outer(loss):
+    inner(loss)
+
+@decorator(
+    argument=1,
+)
+def decorated():
+    pass
+def right_after_decorated():
+    pass
+
+class Big:
+    def method(self):
+        return [1,
+2]
+
+value = (1 +
+2)
+if value:
+    pass
+else:
+    def defined_in_else():
+        pass
+
+with model.trace() as tracer:
+    with tracer.invoke("a"):
+        outer(model.lm_head.output.sum())
+    with tracer.invoke("b"):
+        model.lm_head.output.sum().backward()
+''',
+    "method-helper": '''\
+class Runner:
+    def push(self, loss):
+        loss.backward()
+
+    def run(self, model):
+        with model.trace() as t:
+            with t.invoke("a"):
+                self.push(model.lm_head.output.sum())
+            with t.invoke("b"):
+                self.push(model.lm_head.output.sum())
+
+def later_helper(x):
+    x.backward()
+
+with model.trace() as t:
+    later_helper(model.output.logits.sum())
+    model.lm_head.output.sum().backward()
+''',
+    "continuations": (
+        "x = 1 + \\\n    2\ndef f():\n    pass\nwith model.trace():\n"
+        "    loss = model.lm_head.output.sum() * x\n    loss.backward()\n    loss.backward()\n"
+    ),
+    "crlf": "def helper(l):\r\n    l.backward()\r\n\r\ndef noise():\r\n    pass\r\n\r\nwith m.trace():\r\n    helper(a)\r\n    helper(b)\r\n",
+}
+CASES = sorted((ROOT / "rules").glob("NNL*/*.py"))
+
+
+def whole_file_findings(text: str, path: str):
+    module = parse(text, path)
+    return check_module(module, path, rules.selected(), text=text)
+
+
+def as_tuples(diagnostics):
+    return [(d.code, d.start, d.end, d.message, d.fix) for d in diagnostics]
+
+
+@pytest.mark.parametrize("name", TRICKY)
+def test_tricky_sources_find_the_same_as_the_whole_file(name):
+    text = TRICKY[name]
+    sliced = relevant_text(text, OPENER)
+    assert sliced is not None, "something should have been blanked"
+    kept, original = split_lines(sliced), split_lines(text)
+    assert len(kept) == len(original)
+    assert all(line in ("", orig) for line, orig in zip(kept, original))
+    assert as_tuples(lint_source(text, "x.py")) == as_tuples(whole_file_findings(text, "x.py"))
+    assert lint_source(text, "x.py"), "the cases all hold findings"
+
+
+def test_what_is_blanked_and_what_is_kept():
+    sliced = split_lines(relevant_text(TRICKY["helpers-and-noise"], OPENER))
+    text = "\n".join(sliced)
+    for kept in ("def inner", "def outer", "value = (1 +", "else:", "def defined_in_else", "import torch"):
+        assert kept in text
+    for blanked in ("def unrelated", "fake_inside_a_string", "def decorated", "right_after_decorated", "class Big"):
+        assert blanked not in text
+
+
+def test_an_unterminated_string_blanks_nothing():
+    assert relevant_text("def f():\n    s = 'open\nwith m.trace():\n    x.backward()\n", OPENER) is None
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
+def test_corpus_findings_do_not_depend_on_slicing(case: Path):
+    text = case.read_text(encoding="utf-8")
+    assert as_tuples(lint_source(text, str(case))) == as_tuples(whole_file_findings(text, str(case)))
+
+
+def test_generated_corpus_findings_do_not_depend_on_slicing(tmp_path):
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gen_corpus.py"), str(tmp_path), "--files", "12"],
+                   check=True)
+    for path in sorted(tmp_path.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert relevant_text(text, OPENER) is not None  # these files have definitions to blank
+        assert as_tuples(lint_source(text, path.name)) == as_tuples(whole_file_findings(text, path.name))
