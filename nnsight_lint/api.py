@@ -99,11 +99,9 @@ def fix_file(path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = F
     was and reported with its findings unfixed."""
     from nnsight_lint.fixing import write_atomically
 
-    try:
-        with open(path, "rb") as handle:
-            source = handle.read()
-    except OSError as error:
-        return FixResult(path, error=f"cannot read: {error.strerror or error}")
+    source, error = read_source(path)
+    if error is not None:
+        return FixResult(path, error=error)
     result = fix_bytes(source, path, options, unsafe)
     if write and result.error is None and result.data != source:
         try:

@@ -25,7 +25,7 @@ from nnsight_lint.analysis.model import (
     Retention,
     Trace,
 )
-from nnsight_lint.analysis.tree import children
+from nnsight_lint.analysis.tree import body_of, children, statement_blocks
 from nnsight_lint.analysis.scope import (
     Scope,
     backward_kind,
@@ -109,7 +109,7 @@ class _Builder:
             without_grad = any(_disables_grad(d.decorator, scope) for d in statement.decorators)
             self._scan_function(statement, self.function_scope(statement), without_grad)
         elif isinstance(statement, cst.ClassDef):
-            class_body = _body(statement)
+            class_body = body_of(statement)
             methods = {s.name.value: s for s in class_body if isinstance(s, cst.FunctionDef)}
             for method in methods.values():
                 self._defining[id(method)] = scope
@@ -120,7 +120,7 @@ class _Builder:
                 _TraceWalker(self, statement, dict(env)).run(scope)
         elif isinstance(statement, cst.With) and any(_disables_grad(i.item, scope) for i in statement.items):
             self._without_grad += 1
-            self.scan(_body(statement), scope, env)
+            self.scan(body_of(statement), scope, env)
             self._without_grad -= 1
         elif isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
@@ -130,12 +130,12 @@ class _Builder:
                     for target in targets:
                         _bind(env, target.target, small.value, origins, ())
         else:
-            for block in _blocks(statement):
+            for block in statement_blocks(statement):
                 self.scan(block, scope, env)
 
     def _scan_function(self, function: cst.FunctionDef, scope: Scope, without_grad: bool) -> None:
         self._without_grad += without_grad
-        self.scan(_body(function), scope, {})
+        self.scan(body_of(function), scope, {})
         self._without_grad -= without_grad
 
     def _is_trace(self, statement: cst.With) -> bool:
@@ -162,7 +162,7 @@ class _TraceWalker:
             if _call_attr(item.item) not in self.builder.trace_names:
                 self.expr(item.item, where)
         self.builder.model.traces.append(self.trace)
-        self.block(_body(self.trace.node), where)
+        self.block(body_of(self.trace.node), where)
         if next(self._invokes) > 1:
             # With explicit invokes, the trace body runs before the forward: it cannot reach the
             # model's graph, so its backwards share nothing with the invokes'.
@@ -191,11 +191,11 @@ class _TraceWalker:
         elif isinstance(node, cst.Match):
             self.expr(node.subject, where)
             for arm, case in enumerate(node.cases):
-                self.block(_body(case), _in_arm(where, node, arm))
+                self.block(body_of(case), _in_arm(where, node, arm))
         elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return  # a definition runs nothing; calls to it are walked where they happen
         else:
-            for block in _blocks(node):
+            for block in statement_blocks(node):
                 self.block(block, where)
 
     def small_statement(self, node: cst.BaseSmallStatement, where: _Where) -> None:
@@ -234,7 +234,7 @@ class _TraceWalker:
                 inner = replace(inner, in_backward=True)
             if item.asname is not None:
                 _bind(self.env, item.asname.name, item.item, self.origins(item.item, where), where.loops)
-        self.block(_body(node), inner)
+        self.block(body_of(node), inner)
 
     def if_chain(self, node: cst.If, where: _Where) -> None:
         arm = 0
@@ -242,10 +242,10 @@ class _TraceWalker:
         while branch is not None:
             if isinstance(branch, cst.If):
                 self.expr(branch.test, _in_arm(where, node, arm))
-                self.block(_body(branch), _in_arm(where, node, arm))
+                self.block(body_of(branch), _in_arm(where, node, arm))
                 branch = branch.orelse
             else:  # else:
-                self.block(_body(branch), _in_arm(where, node, arm))
+                self.block(body_of(branch), _in_arm(where, node, arm))
                 branch = None
             arm += 1
 
@@ -260,18 +260,18 @@ class _TraceWalker:
         else:
             self.expr(node.test, where)
         inside = replace(where, loops=where.loops + (id(node),))
-        self.block(_body(node), inside)
+        self.block(body_of(node), inside)
         if node.orelse is not None:
-            self.block(_body(node.orelse), where)
+            self.block(body_of(node.orelse), where)
 
     def try_statement(self, node, where: _Where) -> None:
-        self.block(_body(node), _in_arm(where, node, 0))
+        self.block(body_of(node), _in_arm(where, node, 0))
         for arm, handler in enumerate(node.handlers, start=1):
-            self.block(_body(handler), _in_arm(where, node, arm))
+            self.block(body_of(handler), _in_arm(where, node, arm))
         if node.orelse is not None:
-            self.block(_body(node.orelse), _in_arm(where, node, 0))
+            self.block(body_of(node.orelse), _in_arm(where, node, 0))
         if node.finalbody is not None:
-            self.block(_body(node.finalbody), where)
+            self.block(body_of(node.finalbody), where)
 
     def name_submodule(self, target: cst.CSTNode, path: Optional[Tuple[object, ...]]) -> None:
         """Remember (or forget) that a name stands for a submodule, so `name.output` is placed right."""
@@ -347,7 +347,7 @@ class _TraceWalker:
         self._inlining.append(id(function))
         saved_returns, self._returned = self._returned, []
         try:
-            self.block(_body(function), replace(where, scope=scope))
+            self.block(body_of(function), replace(where, scope=scope))
             self._call_results[id(call)] = frozenset().union(*self._returned)
         finally:
             self._inlining.pop()
@@ -584,37 +584,6 @@ def _literal_kwargs(node: cst.BaseExpression, scope: Scope) -> Optional[Dict[str
 
 
 # -- tree shapes ---------------------------------------------------------------------------------
-
-
-def _body(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
-    body = node.body
-    if isinstance(body, cst.IndentedBlock):
-        return body.body
-    if isinstance(body, cst.SimpleStatementSuite):
-        return [cst.SimpleStatementLine(body=body.body)]
-    return body if isinstance(body, Sequence) else [body]
-
-
-def _blocks(node: cst.CSTNode) -> List[Sequence[cst.CSTNode]]:
-    """The statement blocks directly inside a compound statement, in source order."""
-    blocks: List[Sequence[cst.CSTNode]] = []
-    if isinstance(node, cst.If):
-        blocks.append(_body(node))
-        if node.orelse is not None:
-            blocks.append([node.orelse] if isinstance(node.orelse, cst.If) else _body(node.orelse))
-    elif isinstance(node, (cst.For, cst.While, cst.With)):
-        blocks.append(_body(node))
-        if getattr(node, "orelse", None) is not None:
-            blocks.append(_body(node.orelse))
-    elif isinstance(node, (cst.Try, cst.TryStar)):
-        blocks.append(_body(node))
-        blocks.extend(_body(h) for h in node.handlers)
-        for part in (node.orelse, node.finalbody):
-            if part is not None:
-                blocks.append(_body(part))
-    elif isinstance(node, cst.Match):
-        blocks.extend(_body(case) for case in node.cases)
-    return blocks
 
 
 def _in_arm(where: _Where, statement: cst.CSTNode, arm: int) -> _Where:

@@ -9,6 +9,7 @@ from typing import Dict, List, Optional, Sequence
 import libcst as cst
 
 from nnsight_lint.analysis.model import CallKind
+from nnsight_lint.analysis.tree import statement_blocks
 
 _UNSET = object()
 
@@ -103,9 +104,10 @@ class _ScopeCollector:
                 for item in node.items:
                     if item.asname is not None:
                         self._bind_all(item.asname.name)
-            elif isinstance(node, cst.ExceptHandler) and node.name is not None:
-                self._bind_all(node.name.name)
-            for block in _statement_blocks(node):
+            for handler in getattr(node, "handlers", ()):
+                if handler.name is not None:
+                    self._bind_all(handler.name.name)
+            for block in statement_blocks(node):
                 for statement in block:
                     self.statement(statement)
 
@@ -143,24 +145,6 @@ class _ScopeCollector:
 
     def _bind(self, name: str, value) -> None:
         self.scope.literals[name] = _UNSET if name in self.scope.literals else value
-
-
-def _statement_blocks(node: cst.CSTNode):
-    """Statement lists directly inside a compound statement (handlers and else-arms included)."""
-    body = getattr(node, "body", None)
-    if isinstance(body, cst.BaseSuite):
-        yield body.body if isinstance(body, cst.IndentedBlock) else [cst.SimpleStatementLine(body=body.body)]
-    for name in ("handlers", "cases"):
-        for part in getattr(node, name, ()):
-            yield [part]
-    for name in ("orelse", "finalbody"):
-        part = getattr(node, name, None)
-        if part is not None:
-            yield [part] if isinstance(part, cst.If) else _suite(part.body)
-
-
-def _suite(body: cst.BaseSuite):
-    return body.body if isinstance(body, cst.IndentedBlock) else [cst.SimpleStatementLine(body=body.body)]
 
 
 def _target_names(node: cst.CSTNode) -> List[str]:

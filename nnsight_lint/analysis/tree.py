@@ -6,7 +6,7 @@ the analysis only reads, so it walks dataclass fields directly, skipping layout-
 from __future__ import annotations
 
 import dataclasses
-from typing import Dict, Iterator, Tuple
+from typing import Dict, Iterator, List, Sequence, Tuple
 
 import libcst as cst
 
@@ -43,3 +43,35 @@ def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
                     yield item
         elif type(value) not in _NOT_NODES:
             yield value
+
+
+def body_of(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    """The statements of a compound statement's (or an `else:`/`except:`/`case` arm's) body."""
+    body = node.body
+    if isinstance(body, cst.IndentedBlock):
+        return body.body
+    if isinstance(body, cst.SimpleStatementSuite):
+        return [cst.SimpleStatementLine(body=body.body)]
+    return body if isinstance(body, Sequence) else [body]
+
+
+def statement_blocks(node: cst.CSTNode) -> List[Sequence[cst.CSTNode]]:
+    """The statement blocks directly inside a compound statement, in source order."""
+    blocks: List[Sequence[cst.CSTNode]] = []
+    if isinstance(node, cst.If):
+        blocks.append(body_of(node))
+        if node.orelse is not None:
+            blocks.append([node.orelse] if isinstance(node.orelse, cst.If) else body_of(node.orelse))
+    elif isinstance(node, (cst.For, cst.While, cst.With)):
+        blocks.append(body_of(node))
+        if getattr(node, "orelse", None) is not None:
+            blocks.append(body_of(node.orelse))
+    elif isinstance(node, (cst.Try, cst.TryStar)):
+        blocks.append(body_of(node))
+        blocks.extend(body_of(handler) for handler in node.handlers)
+        for part in (node.orelse, node.finalbody):
+            if part is not None:
+                blocks.append(body_of(part))
+    elif isinstance(node, cst.Match):
+        blocks.extend(body_of(case) for case in node.cases)
+    return blocks
