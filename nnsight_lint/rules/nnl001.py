@@ -122,7 +122,8 @@ def _add_keyword(call: cst.Call, context: RuleContext) -> "tuple[Edit, ...]":
             return (Edit(at, at, f"{indent(close.line)}{context.module.default_indent}{keyword},{newline}"),)
         return (Edit(close, close, keyword),)
     last = call.args[-1]
-    start, end = context.span(last.value)
+    # The whole argument: a value's own span leaves out its parentheses, `f((g))` ends after `g`.
+    start, end = context.span(last)
     if len(call.args) == 1 and isinstance(last.value, cst.GeneratorExp) and not last.value.lpar:
         # `f(x for x in xs)` takes no second argument until the generator has its own parentheses.
         return (Edit(start, start, "("), Edit(end, end, f"), {keyword}"))

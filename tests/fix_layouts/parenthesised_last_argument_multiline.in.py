@@ -1,0 +1,16 @@
+"""A parenthesised last argument on its own line, with and without a trailing comma."""
+import torch
+
+with model.trace() as tracer:
+    with tracer.invoke("hello world"):
+        loss = model.lm_head.output.sum()
+        loss.backward(
+            (torch.ones_like(loss))
+        )
+    with tracer.invoke("the cat"):
+        torch.autograd.grad(
+            model.lm_head.output.sum(),
+            (model.lm_head.weight, model.lm_head.bias),
+        )
+    with tracer.invoke("a dog"):
+        model.lm_head.output.sum().backward()
