@@ -1,16 +1,18 @@
-"""Builds the FileModel: finds every trace and walks it the way nnsight runs it.
+"""Builds the FileModel: walks the file once, in the order Python evaluates it, and every trace
+the way nnsight runs it.
 
-A trace's invokes are walked in source order. Each walk keeps, per invoke, the last module the
+One walker does both: outside a trace it records events (reads, bindings, saves, calls) and the
+tensors bound before a trace; inside a trace it also keeps, per invoke, the last module the
 invoke's code waited for (that is when its backward runs), which names carry which autograd graph
-(`Origin`s), and the branches and loops around each statement. Helper functions defined in the
-file are walked at each call site, as if inlined.
+(`Origin`s), and the branches, loops, backward blocks and iter loops around each statement.
+Helper functions defined in the file are walked at each call site inside a trace, as if inlined.
 """
 from __future__ import annotations
 
 import builtins
 import itertools
-from dataclasses import dataclass, replace
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from dataclasses import replace
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -18,12 +20,19 @@ from nnsight_lint.analysis.model import (
     TRACE,
     BackwardCall,
     CallKind,
+    Event,
+    EventKind,
     FileModel,
+    Invoke,
+    IterLoop,
     ModuleAccess,
     Origin,
     Retains,
     Retention,
+    Session,
     Trace,
+    Tri,
+    Where,
 )
 from nnsight_lint.analysis.tree import body_of, children, statement_blocks
 from nnsight_lint.analysis.scope import (
@@ -36,6 +45,18 @@ from nnsight_lint.analysis.scope import (
 
 # `.output`/`.input` on a module: the invoke waits until the forward reaches it.
 _ACCESS_KIND = {"output": "output", "outputs": "output", "input": "input", "inputs": "input"}
+# Attribute reads recorded as ATTRIBUTE events (legacy `.value`, `tracer.result`).
+WATCHED_ATTRIBUTES = frozenset({"value", "result"})
+# Keywords of a trace or invoke call that are its input, and ones that certainly are not.
+INPUT_KEYWORDS = frozenset(
+    {"input", "inputs", "input_ids", "inputs_embeds", "prompt", "prompts", "text", "texts", "images",
+     "pixel_values", "input_values", "input_features", "x"}
+)
+NON_INPUT_KEYWORDS = frozenset(
+    {"max_new_tokens", "max_length", "min_new_tokens", "do_sample", "remote", "scan", "validate", "debug",
+     "backend", "blocking", "trace", "invoker_args", "use_cache", "output_attentions", "output_hidden_states",
+     "return_dict", "num_beams", "pad_token_id", "eos_token_id", "top_k", "top_p"}
+)
 _BUILTINS = frozenset(dir(builtins))
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
 _DEFINITIONS = frozenset({cst.Lambda, cst.FunctionDef, cst.ClassDef})
@@ -50,36 +71,21 @@ Env = Dict[str, FrozenSet[Origin]]
 def build_file_model(module: cst.Module, trace_names: Iterable[str] = ("trace",)) -> FileModel:
     builder = _Builder(module, frozenset(trace_names))
     scope = builder.scope_of(module.body, None)
-    builder.scan(module.body, scope, {})
+    _Walker(builder, None, {}).block(module.body, Where(scope))
     return builder.model
 
 
-@dataclass
-class _Invoke:
-    index: int
-    waits_for: Optional[ModuleAccess] = None
-
-
-@dataclass(frozen=True)
-class _Where:
-    """Where a statement of a trace runs: its scope, invoke, and surrounding branches and loops."""
-
-    scope: Scope
-    invoke: _Invoke
-    branches: Tuple[Tuple[int, int], ...] = ()
-    loops: Tuple[int, ...] = ()
-    in_backward: bool = False  # inside `with loss.backward():` the forward does not advance
-
-
 class _Builder:
+    """What the walkers of one file share: the model, scopes, and the event counter."""
+
     def __init__(self, module: cst.Module, trace_names: FrozenSet[str]) -> None:
         self.model = FileModel(module)
         self.trace_names = trace_names
         self._scopes: Dict[int, Scope] = {}  # id(function node) -> its scope
         self._defining: Dict[int, Scope] = {}  # id(function node) -> scope it is defined in
-        self._without_grad = 0  # inside `with torch.no_grad():` or a `@torch.no_grad()` function
-
-    # -- scopes outside traces ---------------------------------------------------------------
+        self.order = itertools.count()
+        self.without_grad: List[str] = []  # `with torch.no_grad():` / `@torch.no_grad()` around, outside traces
+        self.sessions: List[cst.With] = []
 
     def scope_of(self, body: Sequence[cst.CSTNode], parent: Optional[Scope], params=(), methods=None) -> Scope:
         scope = collect_scope(body, parent, params)
@@ -99,84 +105,107 @@ class _Builder:
             self._scopes[key] = self.scope_of(body, parent, params, inherited)
         return self._scopes[key]
 
-    def scan(self, body: Sequence[cst.CSTNode], scope: Scope, env: Env) -> None:
-        """Walk statements outside any trace, keeping track of tensors bound before a trace."""
-        for statement in body:
-            self._scan_statement(statement, scope, env)
-
-    def _scan_statement(self, statement: cst.CSTNode, scope: Scope, env: Env) -> None:
-        if isinstance(statement, cst.FunctionDef):
-            without_grad = any(_disables_grad(d.decorator, scope) for d in statement.decorators)
-            self._scan_function(statement, self.function_scope(statement), without_grad)
-        elif isinstance(statement, cst.ClassDef):
-            class_body = body_of(statement)
-            methods = {s.name.value: s for s in class_body if isinstance(s, cst.FunctionDef)}
-            for method in methods.values():
-                self._defining[id(method)] = scope
-                without_grad = any(_disables_grad(d.decorator, scope) for d in method.decorators)
-                self._scan_function(method, self.function_scope(method, methods), without_grad)
-        elif isinstance(statement, cst.With) and self._is_trace(statement):
-            if not self._without_grad:  # no graph at all there: backwards fail another way
-                _TraceWalker(self, statement, dict(env)).run(scope)
-        elif isinstance(statement, cst.With) and any(_disables_grad(i.item, scope) for i in statement.items):
-            self._without_grad += 1
-            self.scan(body_of(statement), scope, env)
-            self._without_grad -= 1
-        elif isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
-                    targets = small.targets if isinstance(small, cst.Assign) else [small]
-                    origins = _origins(small.value, env, scope, {})
-                    for target in targets:
-                        _bind(env, target.target, small.value, origins, ())
-        else:
-            for block in statement_blocks(statement):
-                self.scan(block, scope, env)
-
-    def _scan_function(self, function: cst.FunctionDef, scope: Scope, without_grad: bool) -> None:
-        self._without_grad += without_grad
-        self.scan(body_of(function), scope, {})
-        self._without_grad -= without_grad
-
-    def _is_trace(self, statement: cst.With) -> bool:
-        return any(_call_attr(item.item) in self.trace_names for item in statement.items)
+    def trace_item(self, statement: cst.With) -> Optional[Tuple[str, cst.WithItem]]:
+        """("trace" or "generate", the item opening it) when the `with` opens a trace."""
+        for item in statement.items:
+            attr = _call_attr(item.item)
+            if attr in self.trace_names:
+                return "trace", item
+            if attr == "generate" and isinstance(item.item.func, cst.Attribute):
+                return "generate", item
+        return None
 
 
-class _TraceWalker:
-    """Walks one trace's body in the order nnsight runs it and records its backward calls."""
+class _Walker:
+    """Walks statements in evaluation order: outside any trace (`trace` None) or one trace's body,
+    the way nnsight runs it, recording its backward calls and the file's events."""
 
-    def __init__(self, builder: _Builder, node: cst.With, env: Env) -> None:
+    def __init__(self, builder: _Builder, trace: Optional[Trace], env: Env) -> None:
         self.builder = builder
-        self.trace = Trace(node)
+        self.trace = trace
         self.env = env
         self._order = itertools.count()
         self._invokes = itertools.count(1)
+        self._waits: Dict[int, Optional[ModuleAccess]] = {0: None}  # invoke -> last module it reached
         self._inlining: List[int] = []
         self._call_results: Dict[int, FrozenSet[Origin]] = {}
         self._returned: List[FrozenSet[Origin]] = []  # what the helper being inlined returns
         self._submodules: Dict[str, Tuple[object, ...]] = {}  # `layer = model.transformer.h[3]`
+        self._model_names: Set[str] = set()  # names that stand for the traced model or a submodule
+        self._derived: Set[str] = set()  # names bound from a module access (or from such a name)
+        self._frames: List[list] = []  # [statements, index] of the blocks being walked
+        self._boundary = 0  # frames from here on belong to the current invoke (or trace body)
 
-    def run(self, scope: Scope) -> None:
-        where = _Where(scope, _Invoke(0))  # the trace body itself is the implicit invoke 0
-        for item in self.trace.node.items:
-            if _call_attr(item.item) not in self.builder.trace_names:
-                self.expr(item.item, where)
-        self.builder.model.traces.append(self.trace)
-        self.block(body_of(self.trace.node), where)
-        if next(self._invokes) > 1:
+    # -- events --------------------------------------------------------------------------------
+
+    def emit(self, kind: EventKind, node: cst.CSTNode, where: Where, **facts) -> Event:
+        event = Event(kind, node, where, next(self.builder.order), **facts)
+        self.builder.model.events.append(event)
+        return event
+
+    # -- a trace -------------------------------------------------------------------------------
+
+    def open_trace(self, node: cst.With, kind: str, opener: cst.WithItem, where: Where) -> None:
+        """Walk a `with model.trace(...)` (or `.generate(...)`) statement as a trace of its own."""
+        call = opener.item
+        tracer = opener.asname.name if opener.asname is not None else None
+        trace = Trace(
+            node,
+            kind=kind,
+            call=call,
+            model=dotted_name(call.func.value) if isinstance(call.func, cst.Attribute) else None,
+            tracer=tracer.value if isinstance(tracer, cst.Name) else None,
+            has_input=_has_input(call),
+            grad_disabled=self.builder.without_grad[-1] if self.builder.without_grad else None,
+            parent=self.trace,
+            session=where.session,
+            where=where,
+        )
+        trace.start = next(self.builder.order)
+        walker = _Walker(self.builder, trace, dict(self.env))
+        walker._model_names = set(self._model_names)
+        inside = Where(where.scope, trace, 0, session=where.session, function=where.function)
+        for item in node.items:
+            if item is not opener:
+                walker.expr(item.item, inside)
+            else:  # the model and the trace's own arguments are evaluated before it starts
+                if isinstance(call.func, cst.Attribute):
+                    self.expr(call.func.value, where)
+                for arg in call.args:
+                    self.expr(arg.value, where)
+        if isinstance(tracer, cst.Name):
+            self.emit(EventKind.BIND, tracer, where, name=tracer.value, value=call, statement=opener)
+        self.builder.model.traces.append(trace)
+        walker.body(body_of(node), inside)
+        trace.end = next(self.builder.order)
+        if next(walker._invokes) > 1:
             # With explicit invokes, the trace body runs before the forward: it cannot reach the
             # model's graph, so its backwards share nothing with the invokes'.
-            for call in self.trace.backwards:
-                if call.invoke == 0:
-                    call.origins = call.origins - {TRACE}
+            for backward in trace.backwards:
+                if backward.invoke == 0:
+                    backward.origins = backward.origins - {TRACE}
+
+    def body(self, statements: Sequence[cst.CSTNode], where: Where) -> None:
+        """The body of a trace or an invoke: what an open iter loop's trailing statements end at."""
+        boundary, self._boundary = self._boundary, len(self._frames)
+        try:
+            self.block(statements, where)
+        finally:
+            self._boundary = boundary
 
     # -- statements ----------------------------------------------------------------------------
 
-    def block(self, statements: Sequence[cst.CSTNode], where: _Where) -> None:
-        for statement in statements:
-            self.statement(statement, where)
+    def block(self, statements: Sequence[cst.CSTNode], where: Where) -> None:
+        frame = [statements, 0]
+        self._frames.append(frame)
+        try:
+            for index, statement in enumerate(statements):
+                frame[1] = index
+                self.statement(statement, where)
+        finally:
+            self._frames.pop()
 
-    def statement(self, node: cst.CSTNode, where: _Where) -> None:
+    def statement(self, node: cst.CSTNode, where: Where) -> None:
         if isinstance(node, cst.SimpleStatementLine):
             for small in node.body:
                 self.small_statement(small, where)
@@ -192,51 +221,175 @@ class _TraceWalker:
             self.expr(node.subject, where)
             for arm, case in enumerate(node.cases):
                 self.block(body_of(case), _in_arm(where, node, arm))
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            return  # a definition runs nothing; calls to it are walked where they happen
+        elif isinstance(node, cst.FunctionDef):
+            if self.trace is None:  # inside a trace a definition runs nothing: calls are inlined
+                self.function(node, where, self.builder.function_scope(node))
+        elif isinstance(node, cst.ClassDef):
+            if self.trace is None:
+                methods = {s.name.value: s for s in body_of(node) if isinstance(s, cst.FunctionDef)}
+                for method in methods.values():
+                    self.builder._defining[id(method)] = where.scope
+                    self.function(method, where, self.builder.function_scope(method, methods))
         else:
             for block in statement_blocks(node):
                 self.block(block, where)
 
-    def small_statement(self, node: cst.BaseSmallStatement, where: _Where) -> None:
-        if isinstance(node, (cst.Assign, cst.AnnAssign)):
+    def function(self, function: cst.FunctionDef, where: Where, scope: Scope) -> None:
+        """A def outside any trace: its body is a scope of its own, walked once as written."""
+        disabled = next((m for m in (_grad_mode(d.decorator, where.scope) for d in function.decorators) if m), None)
+        if disabled:
+            self.builder.without_grad.append(disabled)
+        try:
+            _Walker(self.builder, None, {}).block(body_of(function), Where(scope, function=function))
+        finally:
+            if disabled:
+                self.builder.without_grad.pop()
+
+    def small_statement(self, node: cst.BaseSmallStatement, where: Where) -> None:
+        kind = type(node)
+        if kind is cst.Assign or kind is cst.AnnAssign:
             if node.value is None:
                 return
+            value_events = len(self.builder.model.events)
             self.expr(node.value, where)
             origins = self.origins(node.value, where)
-            targets = node.targets if isinstance(node, cst.Assign) else [node]
+            from_model = self.from_model(value_events)
+            targets = node.targets if kind is cst.Assign else [node]
             for target in targets:
                 _bind(self.env, target.target, node.value, origins, where.loops)
                 self.name_submodule(target.target, _module_path(node.value, self._submodules))
-        elif isinstance(node, cst.AugAssign):
+                self.assign(target.target, node.value, where, node, from_model)
+        elif kind is cst.AugAssign:
+            self.expr(node.target, where)
+            value_events = len(self.builder.model.events)
             self.expr(node.value, where)
-            origins = self.origins(node.value, where) | self.origins(node.target, where)
-            _bind(self.env, node.target, node.value, origins, where.loops)
-        elif isinstance(node, cst.Return):
+            if self.trace is not None:
+                origins = self.origins(node.value, where) | self.origins(node.target, where)
+                _bind(self.env, node.target, node.value, origins, where.loops)
+            if isinstance(node.target, cst.Name):
+                from_model = self.from_model(value_events) or node.target.value in self._derived
+                self.bind_name(node.target, node.value, where, node, from_model)
+        elif kind is cst.Return:
             if node.value is not None:
                 self.expr(node.value, where)
                 self._returned.append(self.origins(node.value, where))
+        elif kind is cst.Del:
+            for name in _names_in(node.target):
+                self.emit(EventKind.DELETE, name, where, name=name.value)
+        elif kind is cst.Import or kind is cst.ImportFrom:
+            if not isinstance(node.names, cst.ImportStar):
+                for alias in node.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    while isinstance(bound, cst.Attribute):  # `import a.b` binds `a`
+                        bound = bound.value
+                    if isinstance(bound, cst.Name):
+                        self.emit(EventKind.BIND, bound, where, name=bound.value, statement=node)
+        elif kind is cst.Global or kind is cst.Nonlocal:
+            return
         else:
             self.expr(node, where)
 
-    def with_statement(self, node: cst.With, where: _Where) -> None:
-        inner = where
-        for item in node.items:
-            if _call_attr(item.item) in self.builder.trace_names:
-                # A trace opened inside a trace is a trace of its own.
-                _TraceWalker(self.builder, node, dict(self.env)).run(where.scope)
-                return
-        for item in node.items:
-            self.expr(item.item, where)
-            if _call_attr(item.item) == "invoke":
-                inner = replace(inner, invoke=_Invoke(next(self._invokes)))
-            elif isinstance(item.item, cst.Call) and backward_kind(item.item, where.scope):
-                inner = replace(inner, in_backward=True)
-            if item.asname is not None:
-                _bind(self.env, item.asname.name, item.item, self.origins(item.item, where), where.loops)
-        self.block(body_of(node), inner)
+    def assign(self, target, value, where: Where, statement, from_model: bool) -> None:
+        """The events of an assignment target, after its value was evaluated (left to right)."""
+        kind = type(target)
+        if kind is cst.Name:
+            self.name_model(target, value is not None and self.rooted(value) and not _is_access(value))
+            self.bind_name(target, value, where, statement, from_model)
+        elif kind is cst.Tuple or kind is cst.List:
+            for element in target.elements:
+                self.assign(element.value, None, where, statement, from_model)
+        elif kind is cst.StarredElement:
+            self.assign(target.value, None, where, statement, from_model)
+        else:  # `x.attr = v`, `x[i] = v`: the object is read, its attribute or item written
+            self.expr(target, where, store="self")
 
-    def if_chain(self, node: cst.If, where: _Where) -> None:
+    def bind_name(self, target: cst.Name, value, where: Where, statement, from_model: bool) -> None:
+        name = target.value
+        if from_model:
+            self._derived.add(name)
+        else:
+            self._derived.discard(name)
+        self.emit(EventKind.BIND, target, where, name=name, value=value, statement=statement,
+                  saved=value is not None and self.is_save(value, where), from_model=from_model)
+
+    def from_model(self, since: int) -> bool:
+        """Did the events recorded since index `since` read a module or a value derived from one?"""
+        for event in itertools.islice(self.builder.model.events, since, None):
+            if event.kind is EventKind.ACCESS or event.kind is EventKind.GRAD:
+                return True
+            if event.kind is EventKind.READ and event.name in self._derived:
+                return True
+            if event.kind is EventKind.ATTRIBUTE and event.node.attr.value == "result":
+                return True
+        return False
+
+    def with_statement(self, node: cst.With, where: Where) -> None:
+        opened = self.builder.trace_item(node)
+        if opened is not None:
+            self.open_trace(node, opened[0], opened[1], where)
+            return
+        inner = where
+        disabled: Optional[str] = None
+        boundary = False
+        for item in node.items:
+            value = item.item
+            attr = _call_attr(value)
+            if self.trace is None and attr == "session" and isinstance(value.func, cst.Attribute):
+                session = Session(node, next(self.builder.order))
+                self.builder.model.sessions.append(session)
+                self.expr(value, where)
+                inner = replace(inner, session=node)
+                self.bind_as(item, where)
+                self.block(body_of(node), inner)
+                session.end = next(self.builder.order)
+                return
+            value_events = len(self.builder.model.events)
+            self.expr(value, where)
+            mode = _grad_mode(value, where.scope)
+            if self.trace is None:
+                disabled = disabled or mode
+            elif attr == "invoke":
+                index = next(self._invokes)
+                self._waits[index] = None
+                self.trace.invokes.append(Invoke(node, value, index, _has_input(value), where))
+                inner = replace(inner, invoke=index, iter=None)
+                boundary = True
+            elif isinstance(value, cst.Call) and backward_kind(value, where.scope):
+                inner = replace(inner, backward=node)
+                self.trace.backward_blocks.append(node)
+            elif mode:
+                inner = replace(inner, grad_mode=(mode, node))
+            elif _iter_bound(value, self.trace) is not None:
+                inner = replace(inner, iter=self.iter_loop(node, value, where))
+            self.bind_as(item, where, value_events)
+        if disabled:
+            self.builder.without_grad.append(disabled)
+        try:
+            (self.body if boundary else self.block)(body_of(node), inner)
+        finally:
+            if disabled:
+                self.builder.without_grad.pop()
+
+    def bind_as(self, item: cst.WithItem, where: Where, value_events: Optional[int] = None) -> None:
+        if item.asname is None:
+            return
+        if self.trace is not None:
+            _bind(self.env, item.asname.name, item.item, self.origins(item.item, where), where.loops)
+        from_model = value_events is not None and self.from_model(value_events)
+        for name in _names_in(item.asname.name):
+            self.bind_name(name, item.item, where, item, from_model)
+
+    def iter_loop(self, node: cst.CSTNode, iterated: cst.BaseExpression, where: Where) -> IterLoop:
+        following = [
+            statement
+            for statements, index in reversed(self._frames[self._boundary:])
+            for statement in statements[index + 1:]
+        ]
+        loop = IterLoop(node, _iter_bound(iterated, self.trace), where, following)
+        self.trace.iters.append(loop)
+        return loop
+
+    def if_chain(self, node: cst.If, where: Where) -> None:
         arm = 0
         branch: Optional[cst.CSTNode] = node
         while branch is not None:
@@ -249,24 +402,38 @@ class _TraceWalker:
                 branch = None
             arm += 1
 
-    def loop(self, node, where: _Where) -> None:
+    def loop(self, node, where: Where) -> None:
+        inside = replace(where, loops=where.loops + (id(node),))
         if isinstance(node, cst.For):
+            value_events = len(self.builder.model.events)
             self.expr(node.iter, where)
-            _bind(self.env, node.target, node.iter, self.origins(node.iter, where), where.loops)
+            if self.trace is not None:
+                _bind(self.env, node.target, node.iter, self.origins(node.iter, where), where.loops)
+                if _iter_bound(node.iter, self.trace) is not None:
+                    inside = replace(inside, iter=self.iter_loop(node, node.iter, where))
             target = node.target
             if _call_attr(node.iter) == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2:
                 target = target.elements[1].value
-            self.name_submodule(target, _iterated_module_path(node.iter, self._submodules))
+            path = _iterated_module_path(node.iter, self._submodules)
+            self.name_submodule(target, path)
+            self.name_model(target, path is not None and self.rooted(_unwrap_iteration(node.iter)))
+            from_model = self.from_model(value_events)
+            for name in _names_in(node.target):
+                self.bind_name(name, None, where, node, from_model)
         else:
             self.expr(node.test, where)
-        inside = replace(where, loops=where.loops + (id(node),))
         self.block(body_of(node), inside)
         if node.orelse is not None:
             self.block(body_of(node.orelse), where)
 
-    def try_statement(self, node, where: _Where) -> None:
+    def try_statement(self, node, where: Where) -> None:
         self.block(body_of(node), _in_arm(where, node, 0))
         for arm, handler in enumerate(node.handlers, start=1):
+            if handler.type is not None:
+                self.expr(handler.type, _in_arm(where, node, arm))
+            if handler.name is not None:
+                for name in _names_in(handler.name.name):
+                    self.bind_name(name, None, _in_arm(where, node, arm), handler, False)
             self.block(body_of(handler), _in_arm(where, node, arm))
         if node.orelse is not None:
             self.block(body_of(node.orelse), _in_arm(where, node, 0))
@@ -281,31 +448,133 @@ class _TraceWalker:
             else:
                 self._submodules[target.value] = path
 
+    def name_model(self, target: cst.CSTNode, is_model: bool) -> None:
+        if isinstance(target, cst.Name):
+            if is_model:
+                self._model_names.add(target.value)
+            else:
+                self._model_names.discard(target.value)
+
+    def rooted(self, node: cst.CSTNode) -> bool:
+        """Does the chain of attributes and subscripts start at the traced model (or a name for it)?"""
+        if self.trace is None:
+            return False
+        segments: List[str] = []
+        value = node
+        while True:
+            kind = type(value)
+            if kind is cst.Attribute:
+                segments.append(value.attr.value)
+                value = value.value
+            elif kind is cst.Subscript:
+                segments.clear()  # only the attributes right after the root name matter
+                value = value.value
+            elif kind is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value in ("__getattr__", "get"):
+                return False
+            elif kind is cst.Name:
+                break
+            else:
+                return False
+        if value.value in self._model_names:
+            return True
+        model = self.trace.model
+        if model is None:
+            return False
+        path = [value.value, *reversed(segments)]
+        wanted = model.split(".")
+        return path[: len(wanted)] == wanted
+
+    def is_save(self, value: cst.CSTNode, where: Where) -> bool:
+        if type(value) is not cst.Call:
+            return False
+        if type(value.func) is cst.Attribute and value.func.attr.value == "save" and not value.args:
+            return True
+        return where.scope.qualified(value.func) == "nnsight.save"
+
     # -- expressions ---------------------------------------------------------------------------
 
-    def expr(self, node: cst.CSTNode, where: _Where) -> None:
-        """Visit an expression in evaluation order: module accesses, backward calls, helper calls."""
+    def expr(self, node: cst.CSTNode, where: Where, store: Optional[str] = None) -> None:
+        """Visit an expression in evaluation order: module accesses, backward calls, helper calls,
+        and the events of every name read. `store` (see `Event.store`): `node` is written."""
         kind = type(node)
+        if kind is cst.Name:
+            if node.value not in ("True", "False", "None"):
+                self.emit(EventKind.READ, node, where, name=node.value)
+            return
         if kind in _DEFINITIONS:
             return
-        if kind is cst.Attribute and node.attr.value in _ACCESS_KIND:
+        if kind is cst.Attribute:
+            attr = node.attr.value
             self.expr(node.value, where)
-            if not where.in_backward:
+            if attr in _ACCESS_KIND:
                 path = _module_path(node.value, self._submodules)
-                where.invoke.waits_for = ModuleAccess(("?",) if path is None else path, _ACCESS_KIND[node.attr.value])
+                if self.trace is not None and where.backward is None:
+                    self._waits[where.invoke] = ModuleAccess(("?",) if path is None else path, _ACCESS_KIND[attr])
+                self.emit(EventKind.ACCESS, node, where, base=node.value, path=path, rooted=self.rooted(node.value),
+                          access=attr, store=store)
+            elif attr == "grad":
+                self.emit(EventKind.GRAD, node, where, base=node.value, path=_module_path(node.value, self._submodules),
+                          rooted=self.rooted(node.value), store=store)
+            elif attr in WATCHED_ATTRIBUTES:
+                self.emit(EventKind.ATTRIBUTE, node, where, base=node.value, store=store)
+            return
+        if kind is cst.Subscript:
+            self.expr(node.value, where, store=("item" if store == "self" else "nested") if store else None)
+            for element in node.slice:
+                self.expr(element, where)
             return
         if kind in _COMPREHENSIONS:  # runs its element once per item, like a loop
-            where = replace(where, loops=where.loops + (id(node),))
+            self.comprehension(node, replace(where, loops=where.loops + (id(node),)))
+            return
+        if kind is cst.NamedExpr:
+            value_events = len(self.builder.model.events)
+            self.expr(node.value, where)
+            if isinstance(node.target, cst.Name):
+                if self.trace is not None:
+                    _bind(self.env, node.target, node.value, self.origins(node.value, where), where.loops)
+                self.bind_name(node.target, node.value, where, node, self.from_model(value_events))
+            return
         for child in children(node):
             self.expr(child, where)
         if kind is cst.Call:
-            kind = backward_kind(node, where.scope)
-            if kind is not None:
-                self.record(node, kind, where)
-            else:
-                self.inline_helper(node, where)
+            self.call(node, where)
 
-    def record(self, call: cst.Call, kind: CallKind, where: _Where) -> None:
+    def comprehension(self, node, where: Where) -> None:
+        """`for` clauses first (their targets are bound), then the element."""
+        clause = node.for_in
+        while clause is not None:
+            value_events = len(self.builder.model.events)
+            self.expr(clause.iter, where)
+            from_model = self.from_model(value_events)
+            for name in _names_in(clause.target):
+                self.bind_name(name, None, where, clause, from_model)
+            for condition in clause.ifs:
+                self.expr(condition.test, where)
+            clause = clause.inner_for_in
+        if type(node) is cst.DictComp:
+            self.expr(node.key, where)
+            self.expr(node.value, where)
+        else:
+            self.expr(node.elt, where)
+
+    def call(self, node: cst.Call, where: Where) -> None:
+        callee = where.scope.qualified(node.func)
+        if callee is None and type(node.func) is cst.Attribute:
+            callee = "." + node.func.attr.value
+        self.emit(EventKind.CALL, node, where, name=callee, base=node.func)
+        if self.is_save(node, where):
+            saved = node.func.value if type(node.func) is cst.Attribute and node.func.attr.value == "save" else (
+                node.args[0].value if node.args else None)
+            self.emit(EventKind.SAVE, node, where, base=saved)
+        if self.trace is None:
+            return
+        kind = backward_kind(node, where.scope)
+        if kind is not None:
+            self.record(node, kind, where)
+        else:
+            self.inline_helper(node, where)
+
+    def record(self, call: cst.Call, kind: CallKind, where: Where) -> None:
         loss = _loss_expression(call, kind)
         origins = self.origins(loss, where) if loss is not None else frozenset({TRACE})
         name = call.func.attr if isinstance(call.func, cst.Attribute) else call.func
@@ -316,24 +585,27 @@ class _TraceWalker:
                 kind=kind,
                 retention=_retention(call, kind, where.scope),
                 origins=origins,
-                invoke=where.invoke.index,
+                invoke=where.invoke,
                 order=next(self._order),
-                waits_for=where.invoke.waits_for,
+                waits_for=self._waits.get(where.invoke),
                 branches=where.branches,
                 loops=where.loops,
             )
         )
 
-    def inline_helper(self, call: cst.Call, where: _Where) -> None:
+    def inline_helper(self, call: cst.Call, where: Where) -> None:
         function = _helper_for(call, where.scope)
         if function is None or id(function) in self._inlining:
             return
+        self.builder.model.inlined.add(id(function))
         scope = self.builder.function_scope(function)
         params = function_params(function)
-        outer_env = self.env
+        outer_env, outer_submodules, outer_models, outer_derived = (
+            self.env, self._submodules, self._model_names, self._derived)
         self.env = {name: origins for name, origins in outer_env.items() if name not in scope.literals}
-        outer_submodules = self._submodules
         self._submodules = {k: v for k, v in outer_submodules.items() if k not in scope.literals}
+        self._model_names = {k for k in outer_models if k not in scope.literals}
+        self._derived = {k for k in outer_derived if k not in scope.literals}
         positional = [p for p in params if p.star not in ("*", "**")]
         if isinstance(call.func, cst.Attribute) and positional and positional[0].name.value == "self":
             positional = positional[1:]
@@ -341,22 +613,102 @@ class _TraceWalker:
         bound = list(zip((p.name.value for p in positional), (a for a in call.args if a.keyword is None and not a.star)))
         bound += [(a.keyword.value, a) for a in call.args if a.keyword is not None and a.keyword.value in by_name]
         for param, arg in bound:
-            self.env[param] = self.origins(arg.value, where)
+            self.env[param] = _origins(arg.value, outer_env, where.scope, self._call_results)
             # `def read(layer): return layer.output` called as `read(model.transformer.h[1])`
             self.name_submodule(cst.Name(param), _module_path(arg.value, outer_submodules))
+            if self.rooted_in(arg.value, outer_models):
+                self._model_names.add(param)
         self._inlining.append(id(function))
         saved_returns, self._returned = self._returned, []
         try:
-            self.block(body_of(function), replace(where, scope=scope))
+            self.block(body_of(function), replace(where, scope=scope, helper=where.helper + (call,)))
             self._call_results[id(call)] = frozenset().union(*self._returned)
         finally:
             self._inlining.pop()
             self._returned = saved_returns
-            self.env = outer_env
-            self._submodules = outer_submodules
+            self.env, self._submodules, self._model_names, self._derived = (
+                outer_env, outer_submodules, outer_models, outer_derived)
 
-    def origins(self, node: cst.BaseExpression, where: _Where) -> FrozenSet[Origin]:
+    def rooted_in(self, node: cst.CSTNode, model_names: Set[str]) -> bool:
+        current, self._model_names = self._model_names, model_names
+        try:
+            return self.rooted(node) and not _is_access(node)
+        finally:
+            self._model_names = current
+
+    def origins(self, node: cst.BaseExpression, where: Where) -> FrozenSet[Origin]:
         return _origins(node, self.env, where.scope, self._call_results)
+
+
+def _has_input(call: cst.Call) -> Tri:
+    """Does a trace or invoke call pass the model an input? Unfamiliar keywords are UNKNOWN."""
+    answer = Tri.NO
+    for arg in call.args:
+        if arg.star:
+            answer = Tri.UNKNOWN
+        elif arg.keyword is None or arg.keyword.value in INPUT_KEYWORDS:
+            return Tri.YES
+        elif arg.keyword.value not in NON_INPUT_KEYWORDS:
+            answer = Tri.UNKNOWN
+    return answer
+
+
+def _iter_bound(node: cst.CSTNode, trace: Optional[Trace]) -> Optional[Tri]:
+    """For `tracer.iter[...]` / `tracer.all()`: is the iteration bounded? None: not an iter loop."""
+    if trace is None:
+        return None
+    kind = type(node)
+    if kind is cst.Subscript and type(node.value) is cst.Attribute and node.value.attr.value == "iter":
+        if len(node.slice) != 1:
+            return Tri.UNKNOWN
+        index = node.slice[0].slice
+        if isinstance(index, cst.Slice):
+            return Tri.NO if index.upper is None else Tri.YES
+        return Tri.YES
+    if kind is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "all" and not node.args:
+        owner = dotted_name(node.func.value)
+        if owner is not None and (owner == trace.tracer or owner.endswith("tracer")):
+            return Tri.NO
+    return None
+
+
+def _grad_mode(node: cst.CSTNode, scope: Scope) -> Optional[str]:
+    """"no_grad" / "inference_mode" for a call or decorator that turns gradients off."""
+    if _disables_grad(node, scope):
+        call = node if isinstance(node, cst.Call) else None
+        name = scope.qualified(call.func if call else node) or ""
+        return "inference_mode" if name.endswith("inference_mode") else "no_grad"
+    return None
+
+
+def _is_access(node: cst.CSTNode) -> bool:
+    """Does the chain read a module's `.output`/`.input` somewhere (then it is a tensor, not a module)?"""
+    while True:
+        kind = type(node)
+        if kind is cst.Attribute:
+            if node.attr.value in _ACCESS_KIND:
+                return True
+            node = node.value
+        elif kind is cst.Subscript:
+            node = node.value
+        else:
+            return kind is not cst.Name
+
+
+def _unwrap_iteration(node: cst.CSTNode) -> cst.CSTNode:
+    if isinstance(node, cst.Call) and dotted_name(node.func) in ("enumerate", "reversed") and node.args:
+        return node.args[0].value
+    return node
+
+
+def _names_in(target: cst.CSTNode) -> List[cst.Name]:
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for element in target.elements for n in _names_in(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _names_in(target.value)
+    return []
 
 
 # -- helpers shared by the scope scan and the trace walk ---------------------------------------------

@@ -1,13 +1,22 @@
-"""The small model of a file that rules read: its traces and the backward calls each one runs.
+"""The small model of a file that rules read: its traces, what each one runs, and the events of
+the file in evaluation order.
 
 The builder (`builder.py`) produces it from a libcst tree; rules never walk the tree themselves
 for these facts. Everything here is derived once per file.
+
+Two views share one walk:
+- `Trace.backwards`: the backward-like calls of a trace with their graphs and run order (NNL001);
+- `FileModel.events`: every module access, name read and binding, `.grad` read, save and call, in
+  the order Python evaluates them (a right-hand side before its target), each with `Where` it runs
+  (which trace, invoke, backward block, iter loop, grad-mode block, loops, branches, helper).
+  Helpers defined in the file are walked at each call site inside a trace, as if inlined, so
+  their events appear there too (with `Where.helper` set).
 """
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import FrozenSet, List, Optional, Tuple
+from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -107,13 +116,122 @@ class BackwardCall:
         )
 
 
-@dataclass
+class Tri(enum.Enum):
+    """A fact the source may or may not decide."""
+
+    YES = "yes"
+    NO = "no"
+    UNKNOWN = "unknown"
+
+
+@dataclass(eq=False)
+class Invoke:
+    """`with tracer.invoke(...)`: one batch entry of its trace; `index` counts from 1 in source order
+    (a call site of a helper that opens an invoke counts again)."""
+
+    node: cst.With
+    call: cst.Call
+    index: int
+    has_input: Tri
+    where: "Where"  # where the `with` itself sits (the enclosing invoke, loops, iter loop)
+
+
+@dataclass(eq=False)
+class IterLoop:
+    """`for step in tracer.iter[...]` / `tracer.all()`, or the `with` form of either.
+
+    `bounded` is YES for a slice with an end (`[:3]`) or an index, NO for `[:]` / `all()`.
+    `following` are the statements after it that run in the same invoke (or trace body): the rest
+    of its block, then the rest of each enclosing block up to the invoke or trace."""
+
+    node: cst.CSTNode
+    bounded: Tri
+    where: "Where"
+    following: List[cst.CSTNode] = field(default_factory=list)
+
+
+@dataclass(eq=False)
 class Trace:
     node: cst.With
     backwards: List[BackwardCall] = field(default_factory=list)
+    kind: str = "trace"  # "trace" or "generate"
+    call: Optional[cst.Call] = None  # the `model.trace(...)` call
+    model: Optional[str] = None  # the traced object as written: "model", "self.model"
+    tracer: Optional[str] = None  # the `as` name
+    has_input: Tri = Tri.UNKNOWN
+    grad_disabled: Optional[str] = None  # "no_grad" / "inference_mode" around the whole trace
+    parent: Optional["Trace"] = None  # the trace this one is opened in
+    session: Optional[cst.With] = None  # the `with model.session():` it runs in
+    where: Optional["Where"] = None  # where the `with` sits
+    invokes: List[Invoke] = field(default_factory=list)
+    iters: List[IterLoop] = field(default_factory=list)
+    backward_blocks: List[cst.With] = field(default_factory=list)  # `with loss.backward():`
+    start: int = 0  # event order at the `with` and after its body
+    end: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class Where:
+    """Where an event runs. `scope` is the lexical scope (a helper's own when inlined)."""
+
+    scope: object
+    trace: Optional[Trace] = None
+    invoke: int = 0  # 0: the trace body itself
+    backward: Optional[cst.With] = None  # innermost `with loss.backward():`
+    iter: Optional[IterLoop] = None  # innermost iter loop
+    grad_mode: Optional[Tuple[str, cst.With]] = None  # ("no_grad"/"inference_mode", its with) in the trace
+    loops: Tuple[int, ...] = ()  # ids of loops and comprehensions around it (within the trace)
+    branches: Tuple[Tuple[int, int], ...] = ()
+    helper: Tuple[cst.Call, ...] = ()  # call sites of inlined helpers, outermost first
+    session: Optional[cst.With] = None
+    function: Optional[cst.FunctionDef] = None  # the def whose body this is (not inlined)
+
+
+class EventKind(enum.Enum):
+    ACCESS = "access"  # `<module>.output` / `.input` / `.inputs`
+    READ = "read"  # a name is read
+    BIND = "bind"  # a name is bound (assignment, for target, with-as, import, walrus, comprehension)
+    DELETE = "delete"  # `del name`
+    GRAD = "grad"  # `<expr>.grad`
+    SAVE = "save"  # `<expr>.save()` or `nnsight.save(<expr>)`
+    CALL = "call"  # any call
+    ATTRIBUTE = "attribute"  # `<expr>.<name>` for the names in builder.WATCHED_ATTRIBUTES
+
+
+@dataclass(eq=False)
+class Event:
+    kind: EventKind
+    node: cst.CSTNode  # ACCESS/GRAD/ATTRIBUTE: the Attribute; READ/BIND/DELETE: the Name; SAVE/CALL: the Call
+    where: Where
+    order: int  # evaluation order over the whole file walk
+    name: Optional[str] = None  # READ/BIND/DELETE: the name; CALL: the callee, qualified through imports
+    base: Optional[cst.BaseExpression] = None  # GRAD/ATTRIBUTE/SAVE: the object; CALL: the callee
+    path: Optional[Tuple[object, ...]] = None  # ACCESS/GRAD: module path of the object, when static
+    rooted: bool = False  # ACCESS/GRAD: the chain starts at the traced model (or a submodule alias)
+    access: Optional[str] = None  # ACCESS: "output", "input" or "inputs"
+    # ACCESS/GRAD/ATTRIBUTE written: "self" (`x.output = v`), "item" (`x.output[0] = v`), "nested"
+    # (`x.output[0][:] = v`); None when only read.
+    store: Optional[str] = None
+    value: Optional[cst.BaseExpression] = None  # BIND: the value (None for a for-target, import, ...)
+    statement: Optional[cst.CSTNode] = None  # BIND: the small statement or compound header binding it
+    saved: bool = False  # BIND: the value is `<x>.save()` / `nnsight.save(x)`
+    from_model: bool = False  # BIND: the value derives from a module access (or such a name)
+
+
+@dataclass(eq=False)
+class Session:
+    node: cst.With
+    start: int = 0
+    end: int = 0
 
 
 @dataclass
 class FileModel:
     module: cst.Module
     traces: List[Trace] = field(default_factory=list)
+    sessions: List[Session] = field(default_factory=list)
+    events: List[Event] = field(default_factory=list)
+    inlined: Set[int] = field(default_factory=set)  # ids of helper defs walked inside some trace
+
+    def trace_events(self, trace: Trace) -> Iterator[Event]:
+        return (event for event in self.events if event.where.trace is trace)

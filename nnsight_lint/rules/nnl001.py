@@ -66,6 +66,8 @@ SUMMARY = messages.NNL001_TITLE
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
     reported = set()
     for trace in model.traces:
+        if trace.kind != "trace" or trace.grad_disabled:
+            continue  # no graph there (generate runs under no_grad): backwards fail another way
         for call in trace.backwards:
             if call.retains is not Retains.NO or id(call.name) in reported:
                 continue
