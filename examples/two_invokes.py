@@ -3,9 +3,9 @@
 `nnsight-lint check examples/` reports the first backward: both invokes run in ONE forward pass and
 share ONE autograd graph, which the first backward frees before the second one runs.
 """
-from nnsight import LanguageModel
+from nnsight import TransformersModel  # nnsight 0.8: `LanguageModel` is its deprecated alias
 
-model = LanguageModel("openai-community/gpt2", device_map="auto")
+model = TransformersModel("openai-community/gpt2", task="text-generation", device_map="auto")
 prompts = ["The Eiffel Tower is in the city of", "The Colosseum is in the city of"]
 
 with model.trace() as tracer:

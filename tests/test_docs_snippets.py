@@ -1,0 +1,177 @@
+"""Snippets in the docs work when copied: each is taken out of its page and run through the real
+tool it is written for (check-jsonschema's GitHub schemas, Vim, the CLI itself)."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tests.support import TWO_INVOKES, run_cli
+
+import nnsight_lint
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+
+def code_blocks(page: Path, language: str) -> list[str]:
+    text = page.read_text(encoding="utf-8")
+    return re.findall(rf"^```{language}\n(.*?)^```", text, flags=re.S | re.M)
+
+
+def check_jsonschema(schema: str, *files: Path) -> subprocess.CompletedProcess:
+    # The vendored schemas ship inside check-jsonschema: no network.
+    return subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema, *map(str, files)],
+        capture_output=True, text=True,
+    )
+
+
+# --- docs/ci.md and action.yml -------------------------------------------------------------------
+
+def workflows() -> list[str]:
+    return [b for b in code_blocks(DOCS / "ci.md", "yaml") if b.startswith("# .github/workflows/")]
+
+
+def test_ci_workflows_are_valid_github_workflows(tmp_path):
+    blocks = workflows()
+    assert len(blocks) == 2
+    files = []
+    for number, block in enumerate(blocks):
+        assert re.search(r"^on:", block, re.M), block  # a workflow without `on:` never runs
+        files.append(tmp_path / f"workflow{number}.yml")
+        files[-1].write_text(block, encoding="utf-8")
+    checked = check_jsonschema("vendor.github-workflows", *files)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_ci_workflow_schema_check_can_fail(tmp_path):
+    broken = tmp_path / "broken.yml"
+    broken.write_text(workflows()[0].replace("on:\n", "when:\n", 1), encoding="utf-8")
+    assert check_jsonschema("vendor.github-workflows", broken).returncode == 1
+
+
+def test_every_sarif_upload_has_security_events_write():
+    for block in workflows():
+        if "upload-sarif" in block:
+            assert "security-events: write" in block
+
+
+def test_diff_step_runs_only_after_the_check_found_something():
+    (block, _) = workflows()
+    diff_step = block[block.index("- id: lint"):]
+    assert "if: failure() && steps.lint.outcome == 'failure'" in diff_step
+    assert "--diff" in diff_step
+
+
+def test_action_is_a_valid_composite_action():
+    checked = check_jsonschema("vendor.github-actions", ROOT / "action.yml")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+# --- versions named in the docs -----------------------------------------------------------------
+
+def test_docs_pin_the_current_version():
+    """docs/releasing.md step 3: every `vX.Y.Z` users copy names the version being released."""
+    tag = f"v{nnsight_lint.__version__}"
+    for page in (ROOT / "README.md", DOCS / "pre-commit.md", DOCS / "ci.md"):
+        named = set(re.findall(r"\bv\d+\.\d+\.\d+\b", page.read_text(encoding="utf-8")))
+        assert named <= {tag}, f"{page.name} names {named - {tag}}; the package is {tag}"
+    rev = re.search(r"rev: (\S+)", (DOCS / "pre-commit.md").read_text(encoding="utf-8"))
+    assert rev and rev.group(1) == tag
+
+
+# --- the example and its model class ------------------------------------------------------------
+
+def test_readme_and_editors_show_what_the_cli_prints_on_the_example():
+    result = run_cli("check", "--no-cache", "examples/", cwd=ROOT)
+    assert result.returncode == 1
+    (line,) = result.stdout.splitlines()
+    assert line in (ROOT / "README.md").read_text(encoding="utf-8")
+    location = line.split(" NNL001")[0]  # examples/two_invokes.py:15:24:
+    assert location in (DOCS / "editors.md").read_text(encoding="utf-8")
+
+
+def test_example_uses_the_model_class_nnsight_recommends():
+    assert "TransformersModel(" in (ROOT / "examples" / "two_invokes.py").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("construct", [
+    'from nnsight import TransformersModel\nmodel = TransformersModel("gpt2", task="text-generation")\n',
+    'from nnsight import LanguageModel\nmodel = LanguageModel("gpt2")\n',
+])
+def test_both_model_classes_lint_alike(construct, tmp_path):
+    (tmp_path / "train.py").write_text(construct + TWO_INVOKES)
+    result = run_cli("check", "--no-cache", "train.py", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.startswith("train.py:5:36: NNL001 [*]")
+
+
+# --- problem matchers (docs/editors.md) ----------------------------------------------------------
+
+NOTEBOOK = {
+    "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# notes"]},
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+         "source": TWO_INVOKES.splitlines(keepends=True)},
+    ],
+    "metadata": {"kernelspec": {"language": "python", "name": "python3", "display_name": "Python 3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+@pytest.fixture(scope="module")
+def cli_lines(tmp_path_factory) -> list[str]:
+    project = tmp_path_factory.mktemp("matchers")
+    (project / "train.py").write_text(TWO_INVOKES)
+    (project / "nb.ipynb").write_text(json.dumps(NOTEBOOK))
+    result = run_cli("check", "--no-cache", "-q", "train.py", "nb.ipynb", cwd=project)
+    lines = result.stdout.splitlines()
+    assert [line.split(" ")[0] for line in lines] == ["nb.ipynb:cell", "train.py:3:36:"], lines
+    return lines
+
+
+def test_vscode_problem_matchers_read_scripts_and_notebooks(cli_lines):
+    (block,) = code_blocks(DOCS / "editors.md", "json")
+    matchers = json.loads(block)["tasks"][0]["problemMatcher"]
+    notebook_line, script_line = cli_lines
+
+    def matches(line):
+        found = []
+        for matcher in matchers:
+            pattern = matcher["pattern"]
+            m = re.match(pattern["regexp"], line)  # these regexps mean the same in JavaScript
+            if m:
+                found.append({key: m.group(pattern[key]) for key in ("file", "line", "column", "code", "message") if key in pattern})
+        return found
+
+    assert matches(script_line) == [{"file": "train.py", "line": "3", "column": "36", "code": "NNL001", "message": script_line.split("[*] ", 1)[1]}]
+    (notebook,) = matches(notebook_line)
+    assert notebook["file"] == "nb.ipynb" and notebook["code"] == "NNL001"
+    assert notebook["message"].startswith("cell 1:3:36: NNL001")
+
+
+@pytest.mark.skipif(not (shutil.which("vim") or shutil.which("nvim")), reason="needs Vim or Neovim")
+def test_vim_errorformat_reads_scripts_and_notebooks(cli_lines, tmp_path):
+    (block,) = code_blocks(DOCS / "editors.md", "vim")
+    efm = next(line for line in block.splitlines() if "errorformat" in line)
+    output = tmp_path / "output.txt"
+    output.write_text("\n".join(cli_lines) + "\n")
+    result = tmp_path / "qf.json"
+    script = tmp_path / "efm.vim"
+    script.write_text(
+        f"{efm}\ncgetfile {output}\n"
+        "call writefile([json_encode(map(getqflist(), {_, e -> [bufname(e.bufnr), e.lnum, e.col, e.valid, e.text]}))], "
+        f"'{result}')\nqa!\n"
+    )
+    vim = shutil.which("vim") or shutil.which("nvim")
+    args = ["-es", "-N", "-u", "NONE", "-i", "NONE"] if vim.endswith("/vim") else ["--headless", "-u", "NONE", "-i", "NONE"]
+    subprocess.run([vim, *args, "-S", str(script)], cwd=tmp_path, check=True, timeout=30, capture_output=True)
+    notebook, script_entry = json.loads(result.read_text())
+    assert script_entry[:4] == ["train.py", 3, 36, 1] and script_entry[4].startswith("NNL001 [*]")
+    assert notebook[0] == "nb.ipynb" and notebook[3] == 1
+    assert notebook[4].startswith("cell 1:3:36: NNL001")
