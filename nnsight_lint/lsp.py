@@ -1,9 +1,14 @@
 """The LSP door: `nnsight-lint server` speaks the Language Server Protocol on stdio.
 
 Findings are published as diagnostics when a document is opened, changed or saved (full text sync)
-and cleared when it is closed. Code actions: one quick fix per finding that has a fix, and
-`source.fixAll.nnsight-lint`, which applies every safe fix and re-lints until stable, as
-`nnsight-lint check --fix` does.
+and cleared when it is closed. Changes are coalesced: a version superseded before its turn comes is
+never linted. The findings of a version are kept, so code actions and hover reuse them.
+
+Code actions: one quick fix per finding that has a fix, a "disable for this line" action (`# noqa`),
+and `source.fixAll.nnsight-lint`, which applies every safe fix and re-lints until stable, as
+`nnsight-lint check --fix` does. Fix-all costs several lints, so it is offered without its edit and
+computed only when the client resolves it (`codeAction/resolve`). Hover on a finding shows its
+rule's explanation.
 
 Positions are converted once, here: our 1-based lines and code-point columns become LSP's 0-based
 lines and columns counted in the negotiated position encoding (UTF-16 code units unless the client
@@ -13,8 +18,11 @@ Needs pygls and lsprotocol (the `lsp` extra); only `nnsight-lint server` imports
 """
 from __future__ import annotations
 
+import asyncio
 import functools
-from typing import List, Optional, Sequence
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence
+from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -22,11 +30,15 @@ from pygls.lsp.server import LanguageServer
 from nnsight_lint import __version__, messages, rules
 from nnsight_lint.api import lint_text
 from nnsight_lint.diagnostics import Diagnostic, Edit, Position
-from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, lint_source
+from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
+from nnsight_lint.engine import _NOQA, DEFAULT_OPTIONS, LintOptions, lint_source
 from nnsight_lint.text import LINE_BREAK, split_lines
 
 SOURCE = "nnsight-lint"
 FIX_ALL = "source.fixAll.nnsight-lint"
+# How long a change waits before it is linted: a burst of keystrokes within it is linted once, at
+# its last version. Short against the lint itself, so a single edit barely waits.
+DEBOUNCE_SECONDS = 0.015
 
 
 # --- positions ---------------------------------------------------------------------------------
@@ -110,6 +122,7 @@ def _pieces(text: str) -> List[str]:
 def create_server() -> LanguageServer:
     server = LanguageServer(SOURCE, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
     server.shutdown_requested = False
+    server.nnl_state = _State()
 
     def guarded(handler):
         """A bug of ours is logged to the client, never allowed to take the server down."""
@@ -132,7 +145,7 @@ def create_server() -> LanguageServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @guarded
     def did_change(ls: LanguageServer, params: types.DidChangeTextDocumentParams):
-        _publish(ls, params.text_document.uri)
+        _publish_soon(ls, params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @guarded
@@ -142,15 +155,29 @@ def create_server() -> LanguageServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded
     def did_close(ls: LanguageServer, params: types.DidCloseTextDocumentParams):
+        ls.nnl_state.forget(params.text_document.uri)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(params.text_document.uri, []))
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL]),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True),
     )
     @guarded
     def code_action(ls: LanguageServer, params: types.CodeActionParams):
         return _code_actions(ls, params)
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    def code_action_resolve(ls: LanguageServer, action: types.CodeAction):
+        try:
+            return _resolve_fix_all(ls, action)
+        except Exception as error:  # a bug of ours: the action comes back without an edit
+            _log(ls, f"internal error in codeAction/resolve: {type(error).__name__}: {error}")
+            return action
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @guarded
+    def hover(ls: LanguageServer, params: types.HoverParams):
+        return _hover(ls, params)
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: LanguageServer, *args):
@@ -174,26 +201,72 @@ def _is_python(document) -> bool:
     return document.language_id in (None, "", "python")
 
 
+def _settings_path(document) -> Optional[str]:
+    """The file whose `pyproject.toml` applies: a saved file's path, a notebook cell's notebook;
+    None (the defaults) for a buffer with no file, e.g. `untitled:`, whose pygls "path" would be
+    a bare name resolved against the server's working directory."""
+    parts = urlparse(document.uri)
+    if parts.scheme in ("file", "vscode-notebook-cell") and parts.path.startswith("/"):
+        return unquote(parts.path)
+    return None
+
+
+def _lint_name(document) -> str:
+    """The name the engine lints the text under. An editor document holds Python text, also when
+    it is a notebook cell (`vscode-notebook-cell:/nb.ipynb#...`): never lint it as notebook JSON."""
+    path = _settings_path(document) or "untitled.py"
+    return path + ".py" if path.endswith(NOTEBOOK_SUFFIXES) else path
+
+
 def _options(ls: LanguageServer, document) -> LintOptions:
-    """`[tool.nnsight-lint]` from the pyproject.toml nearest the document, read afresh each time
-    (so editing it takes effect at the next keystroke); the defaults for an unsaved buffer."""
+    """`[tool.nnsight-lint]` from the pyproject.toml nearest the document, read afresh for each
+    version (so editing it takes effect at the next keystroke); the defaults for an unsaved buffer."""
     from nnsight_lint import config
 
-    if not document.path:
+    path = _settings_path(document)
+    if path is None:
         return DEFAULT_OPTIONS
     try:
-        return config.load_settings([document.path], None, rules.CODES).lint_options(document.path)
+        return config.load_settings([path], None, rules.CODES).lint_options(path)
     except Exception as error:  # ConfigError, or a bug of ours: lint with the defaults, say why
         _log(ls, f"{document.uri}: settings not used: {error}")
         return DEFAULT_OPTIONS
 
 
-def _lint(ls: LanguageServer, document, options: LintOptions) -> List[Diagnostic]:
-    text, path = document.source, document.path or document.uri
-    result = lint_text(text, path, options)
+@dataclass
+class _Linted:
+    version: Optional[int]
+    text: str
+    options: LintOptions
+    findings: List[Diagnostic]
+
+
+class _State:
+    """Per document: the findings of the last version linted, and whether a lint is queued."""
+
+    def __init__(self) -> None:
+        self.linted: Dict[str, _Linted] = {}
+        self.published: Dict[str, Optional[int]] = {}
+        self.queued: set = set()
+
+    def forget(self, uri: str) -> None:
+        self.linted.pop(uri, None)
+        self.published.pop(uri, None)
+        self.queued.discard(uri)
+
+
+def _linted(ls: LanguageServer, document) -> _Linted:
+    """The findings of the document's current version, linted at most once per version."""
+    known = ls.nnl_state.linted.get(document.uri)
+    if known is not None and known.version == document.version and known.text == document.source:
+        return known
+    options = _options(ls, document)
+    result = lint_text(document.source, _lint_name(document), options)
     if result.error:
         _log(ls, f"{document.uri}: {result.error}")
-    return result.diagnostics
+    known = _Linted(document.version, document.source, options, result.diagnostics)
+    ls.nnl_state.linted[document.uri] = known
+    return known
 
 
 def _publish(ls: LanguageServer, uri: str) -> None:
@@ -201,8 +274,33 @@ def _publish(ls: LanguageServer, uri: str) -> None:
     if not _is_python(document):
         return
     lines, encoding = split_lines(document.source), _encoding(ls)
-    found = [to_lsp_diagnostic(d, lines, encoding) for d in _lint(ls, document, _options(ls, document))]
+    found = [to_lsp_diagnostic(d, lines, encoding) for d in _linted(ls, document).findings]
+    ls.nnl_state.published[uri] = document.version
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, found, version=document.version))
+
+
+def _publish_soon(ls: LanguageServer, uri: str) -> None:
+    """Lint after DEBOUNCE_SECONDS, at whatever version the document has then: changes that
+    arrive meanwhile join this lint instead of queueing their own."""
+    state = ls.nnl_state
+    if uri in state.queued:
+        return
+    state.queued.add(uri)
+
+    def run() -> None:
+        if uri not in state.queued:  # closed meanwhile
+            return
+        state.queued.discard(uri)
+        try:
+            if ls.workspace.text_documents.get(uri) is not None:
+                _publish(ls, uri)
+        except Exception as error:
+            _log(ls, f"internal error while linting {uri}: {type(error).__name__}: {error}")
+
+    try:
+        asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, run)
+    except RuntimeError:  # no event loop (a synchronous transport): lint now
+        run()
 
 
 def _code_actions(ls: LanguageServer, params: types.CodeActionParams) -> Optional[List[types.CodeAction]]:
@@ -211,37 +309,107 @@ def _code_actions(ls: LanguageServer, params: types.CodeActionParams) -> Optiona
     if not _is_python(document):
         return None
     text, encoding = document.source, _encoding(ls)
-    options = _options(ls, document)
-    lines, findings = split_lines(text), _lint(ls, document, options)
+    linted = _linted(ls, document)
+    lines = split_lines(text)
     actions = []
     if _wanted(types.CodeActionKind.QuickFix, params.context.only):
-        for finding in findings:
-            if finding.fix is None:
-                continue
+        for finding in linted.findings:
             diagnostic = to_lsp_diagnostic(finding, lines, encoding)
             if not _touches(diagnostic.range, params.range):
                 continue
-            edits = [to_text_edit(e, lines, encoding) for e in finding.fix.edits]
-            actions.append(
-                types.CodeAction(
-                    title=_fix_title(finding),
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[diagnostic],
-                    is_preferred=finding.fix.safe,
-                    edit=types.WorkspaceEdit(changes={uri: edits}),
+            if finding.fix is not None:
+                edits = [to_text_edit(e, lines, encoding) for e in finding.fix.edits]
+                actions.append(
+                    types.CodeAction(
+                        title=_fix_title(finding),
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[diagnostic],
+                        is_preferred=finding.fix.safe,
+                        edit=types.WorkspaceEdit(changes={uri: edits}),
+                    )
                 )
-            )
-    if _wanted(FIX_ALL, params.context.only) and any(f.fix and f.fix.safe for f in findings):
-        fixed = _fix_all(ls, document, options)
-        if fixed is not None and fixed != text:
-            actions.append(
-                types.CodeAction(
-                    title="nnsight-lint: fix all safe problems",
-                    kind=FIX_ALL,
-                    edit=types.WorkspaceEdit(changes={uri: [replace_changed_lines(text, fixed, encoding)]}),
+            noqa = noqa_edit(lines, finding, encoding)
+            if noqa is not None:
+                actions.append(
+                    types.CodeAction(
+                        title=f"nnsight-lint: disable {finding.code} for this line",
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[diagnostic],
+                        edit=types.WorkspaceEdit(changes={uri: [noqa]}),
+                    )
                 )
-            )
+    if _wanted(FIX_ALL, params.context.only) and any(f.fix and f.fix.safe for f in linted.findings):
+        action = types.CodeAction(
+            title="nnsight-lint: fix all safe problems", kind=FIX_ALL, data={"uri": uri, "version": document.version}
+        )
+        if not _client_resolves_edits(ls):  # it would never ask: the edit must come now
+            action = _resolve_fix_all(ls, action)
+        if action is not None and (action.edit is not None or _client_resolves_edits(ls)):
+            actions.append(action)
     return actions
+
+
+def _client_resolves_edits(ls: LanguageServer) -> bool:
+    try:
+        support = ls.client_capabilities.text_document.code_action.resolve_support
+    except AttributeError:
+        return False
+    return support is not None and "edit" in (support.properties or [])
+
+
+def _resolve_fix_all(ls: LanguageServer, action: types.CodeAction) -> Optional[types.CodeAction]:
+    """Fill in fix-all's edit, for the document as it is now (an edit for an older version would
+    land on the wrong text). No edit when nothing changes or the fixes cannot be applied."""
+    data = action.data or {}
+    uri = data.get("uri") if isinstance(data, dict) else None
+    if action.kind != FIX_ALL or uri is None or ls.workspace.text_documents.get(uri) is None:
+        return action
+    document = ls.workspace.get_text_document(uri)
+    text = document.source
+    fixed = _fix_all(ls, document, _linted(ls, document).options)
+    if fixed is not None and fixed != text:
+        action.edit = types.WorkspaceEdit(changes={uri: [replace_changed_lines(text, fixed, _encoding(ls))]})
+    return action
+
+
+def noqa_edit(lines: Sequence[str], finding: Diagnostic, encoding: str) -> Optional[types.TextEdit]:
+    """Append `# noqa: CODE` to the finding's line, or add CODE to the `# noqa: ...` already there.
+    None where a comment cannot go: a line continued with a backslash, or past the end."""
+    if finding.code == "NNL000" or not 1 <= finding.start.line <= len(lines):
+        return None
+    number = finding.start.line - 1
+    line = lines[number]
+    body = line.rstrip()
+    if body.endswith("\\"):
+        return None
+    match = _NOQA.search(body)
+    if match is not None and match.group("codes") is None:
+        return None  # a bare `# noqa` silences everything already
+    if match is not None:
+        at, insert = match.end("codes"), f", {finding.code}"
+    else:
+        at, insert = len(body), f"  # noqa: {finding.code}"
+    position = types.Position(number, units(line[:at], encoding))
+    return types.TextEdit(types.Range(position, position), insert)
+
+
+def _hover(ls: LanguageServer, params: types.HoverParams) -> Optional[types.Hover]:
+    """The explanation of the rule of each finding under the cursor."""
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    if not _is_python(document):
+        return None
+    lines, encoding = split_lines(document.source), _encoding(ls)
+    here = types.Range(params.position, params.position)
+    parts, ranges = [], []
+    for finding in _linted(ls, document).findings:
+        span = to_lsp_range(lines, finding.start, finding.end, encoding)
+        if _touches(span, here) and finding.code in rules.CODES:
+            parts.append(f"**{finding.code}**: {finding.message}\n\n{rules.explanation(finding.code)}")
+            ranges.append(span)
+    if not parts:
+        return None
+    contents = types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n---\n\n".join(parts))
+    return types.Hover(contents=contents, range=ranges[0])
 
 
 def _wanted(kind: str, only: Optional[Sequence[str]]) -> bool:
@@ -258,7 +426,7 @@ def _fix_title(finding: Diagnostic) -> str:
 def _fix_all(ls: LanguageServer, document, options: LintOptions) -> Optional[str]:
     from nnsight_lint.fixing import FixError, fix_text
 
-    path = document.path or document.uri
+    path = _lint_name(document)
     try:
         return fix_text(document.source, lambda text: lint_source(text, path, options)).text
     except FixError as error:

@@ -46,13 +46,13 @@ SYNTAX_ERROR = 'with model.trace() as tracer:\n    x = (\n        model.lm_head.
 class Client:
     """JSON-RPC over the pipes of `python -m nnsight_lint server`."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, cwd=ROOT) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "nnsight_lint", "server", *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=ROOT,
+            cwd=cwd,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
         self._inbox: "queue.Queue[dict]" = queue.Queue()
@@ -219,6 +219,11 @@ def at(line: int, character: int) -> dict:
     return {"line": line, "character": character}
 
 
+def fixes(actions: list) -> list:
+    """The quick fixes that fix, without the "disable for this line" ones."""
+    return [a for a in actions if a["kind"] == "quickfix" and " fix " in a["title"]]
+
+
 # --- the protocol ------------------------------------------------------------------------------
 
 
@@ -231,7 +236,8 @@ def test_initialize_handshake_advertises_the_capabilities(client):
     assert capabilities["textDocumentSync"]["change"] == 1  # full text
     assert capabilities["textDocumentSync"]["save"]
     assert set(capabilities["codeActionProvider"]["codeActionKinds"]) == {"quickfix", "source.fixAll.nnsight-lint"}
-    assert "hoverProvider" not in capabilities
+    assert capabilities["codeActionProvider"]["resolveProvider"] is True
+    assert capabilities["hoverProvider"] is True
     assert client.shutdown_and_exit() == 0
 
 
@@ -265,15 +271,14 @@ def test_change_save_and_close_republish(server):
 def test_quick_fix_edit_gives_the_fixed_text(server):
     (diagnostic,) = server.open(TWO_INVOKES)["diagnostics"]
     actions = server.code_actions(diagnostic["range"], diagnostics=[diagnostic])
-    quick_fixes = [a for a in actions if a["kind"] == "quickfix"]
-    (action,) = quick_fixes
+    (action,) = fixes(actions)
     assert action["isPreferred"] is True
     assert action["diagnostics"] == [diagnostic]
     assert list(action["edit"]["changes"]) == [URI]
     assert apply(TWO_INVOKES, action["edit"]["changes"][URI]) == FIXED
     # A cursor on the finding, with no diagnostics in the context, gets the same fix.
     cursor = {"start": at(2, 40), "end": at(2, 40)}
-    assert [a for a in server.code_actions(cursor, only=["quickfix"])] == [action]
+    assert fixes(server.code_actions(cursor, only=["quickfix"])) == [action]
     # Elsewhere in the file there is no quick fix.
     elsewhere = {"start": at(0, 0), "end": at(0, 4)}
     assert [a for a in server.code_actions(elsewhere) if a["kind"] == "quickfix"] == []
@@ -350,7 +355,7 @@ def test_columns_are_utf16_code_units_by_default(server):
     utf16 = len(before.encode("utf-16-le")) // 2
     assert utf16 == len(before) + 2  # each emoji is two UTF-16 units: the test would catch code points
     assert diagnostic["range"] == {"start": at(2, utf16), "end": at(2, utf16 + len("backward"))}
-    (action,) = server.code_actions(diagnostic["range"], only=["quickfix"])
+    (action,) = fixes(server.code_actions(diagnostic["range"], only=["quickfix"]))
     fixed = WIDE.replace("backward()\n    with", "backward(retain_graph=True)\n    with")
     assert apply(WIDE, action["edit"]["changes"][URI]) == fixed
 
@@ -363,7 +368,7 @@ def test_columns_follow_the_encoding_the_client_prefers(client):
     line = WIDE.splitlines()[2]
     utf8 = len(line[: line.index("backward")].encode("utf-8"))
     assert diagnostic["range"]["start"] == at(2, utf8)
-    (action,) = client.code_actions(diagnostic["range"], only=["quickfix"])
+    (action,) = fixes(client.code_actions(diagnostic["range"], only=["quickfix"]))
     assert apply(WIDE, action["edit"]["changes"][URI], "utf-8").count("retain_graph=True") == 1
     assert client.shutdown_and_exit() == 0
 
@@ -389,3 +394,97 @@ def test_missing_pygls_is_a_clear_usage_error():
     assert result.returncode == 2
     assert "nnsight-lint[lsp]" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# --- documents that are not files ----------------------------------------------------------------
+
+
+def test_untitled_buffer_uses_the_defaults_not_the_servers_working_directory(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.nnsight-lint]\nignore = ["NNL001"]\n', encoding="utf-8")
+    client = Client(cwd=tmp_path)
+    try:
+        client.initialize()
+        # The pyproject applies to a file under it: it really would hide the finding ...
+        assert client.open(TWO_INVOKES, uri=(tmp_path / "train.py").as_uri())["diagnostics"] == []
+        # ... but an untitled buffer is no file there: the defaults apply.
+        (diagnostic,) = client.open(TWO_INVOKES, uri="untitled:Untitled-1")["diagnostics"]
+        assert diagnostic["code"] == "NNL001"
+        assert client.shutdown_and_exit() == 0
+    finally:
+        client.stop()
+
+
+def test_notebook_cell_sent_as_a_text_document_is_python_not_json(server):
+    uri = "vscode-notebook-cell:/nonexistent-nnsight-lint/nb.ipynb#W0sZmlsZQ%3D%3D"
+    (diagnostic,) = server.open(TWO_INVOKES, uri=uri)["diagnostics"]
+    assert diagnostic["code"] == "NNL001"
+    logs = [m for m in server._pending if m.get("method") == "window/logMessage"]
+    assert not any("JSON" in m["params"]["message"] for m in logs), logs
+    server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    assert server.diagnostics(uri)["diagnostics"] == []
+
+
+# --- cheap code actions, coalesced changes -------------------------------------------------------
+
+RESOLVING = {"textDocument": {"codeAction": {"resolveSupport": {"properties": ["edit"]}}}}
+
+
+def test_fix_all_is_resolved_lazily_when_the_client_can(client):
+    client.initialize(RESOLVING)
+    assert len(client.open(THREE_INVOKES)["diagnostics"]) == 2
+    (action,) = [a for a in client.code_actions({"start": at(2, 40), "end": at(2, 40)}) if a["kind"] == FIX_ALL_KIND]
+    assert "edit" not in action  # the quick-fix request did not run fix-all
+    resolved = client.request("codeAction/resolve", action)["result"]
+    assert apply(THREE_INVOKES, resolved["edit"]["changes"][URI]) == THREE_FIXED
+    assert client.shutdown_and_exit() == 0
+
+
+FIX_ALL_KIND = "source.fixAll.nnsight-lint"
+
+
+def test_superseded_versions_are_not_linted(server):
+    """Five changes sent at once: the last is published, and the ones before it that were still
+    queued are dropped, not linted one after the other."""
+    big = TWO_INVOKES + "".join(f"\ndef f{n}(x):\n    return x + {n}\n" for n in range(400))
+    server.open(big)
+    for version in range(2, 7):
+        server.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": URI, "version": version}, "contentChanges": [{"text": big + f"# {version}\n"}]},
+        )
+    published = [server.diagnostics()["version"]]
+    while published[-1] != 6:
+        published.append(server.diagnostics()["version"])
+    assert published == sorted(published) and len(published) <= 2, published
+
+
+# --- disable for this line, hover ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("comment, expected", [
+    ("", "  # noqa: NNL001"),
+    ("  # noqa: E501", "  # noqa: E501, NNL001"),
+])
+def test_disable_for_this_line_adds_or_extends_noqa(server, comment, expected):
+    text = TWO_INVOKES.replace(".backward()\n    with", f".backward(){comment}\n    with")
+    (diagnostic,) = server.open(text)["diagnostics"]
+    (action,) = [a for a in server.code_actions(diagnostic["range"]) if "disable" in a["title"]]
+    assert action["title"] == "nnsight-lint: disable NNL001 for this line"
+    assert action["kind"] == "quickfix" and not action.get("isPreferred")
+    disabled = apply(text, action["edit"]["changes"][URI])
+    assert disabled.splitlines()[2] == "        model.lm_head.output.sum().backward()" + expected
+    assert server.change(disabled, version=2)["diagnostics"] == []  # the engine honours it
+
+
+def test_hover_on_a_finding_shows_the_rules_explanation(server):
+    from nnsight_lint import rules
+
+    (diagnostic,) = server.open(TWO_INVOKES)["diagnostics"]
+    response = server.request(
+        "textDocument/hover", {"textDocument": {"uri": URI}, "position": at(2, 38)}
+    )["result"]
+    assert response["contents"]["kind"] == "markdown"
+    assert response["contents"]["value"].startswith(f"**NNL001**: {diagnostic['message']}")
+    assert rules.explanation("NNL001") in response["contents"]["value"]
+    assert response["range"] == diagnostic["range"]
+    assert server.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": at(0, 0)})["result"] is None
