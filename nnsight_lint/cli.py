@@ -58,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     check.add_argument("--cache-dir", metavar="DIR", help="where the cache lives (default: .nnsight_lint_cache "
                        "at the project root)")
+    check.add_argument("--target-version", metavar="X.Y", type=_version,
+                       help="the nnsight the code is written for (default: inferred from the project's requirements)")
+    check.add_argument("--report-deliberate-errors", action="store_true", default=None,
+                       help="also report mistakes inside `pytest.raises` or a `try` that catches their error")
     check.add_argument("--config", metavar="FILE", help="read settings from FILE instead of the nearest pyproject.toml")
     check.add_argument("--exclude", type=_globs, metavar="GLOBS", help="replace the configured `exclude` globs")
     check.add_argument("--extend-exclude", type=_globs, metavar="GLOBS", help="exclude these globs as well")
@@ -189,6 +193,7 @@ def _settings(args, known_codes):
     return config.with_overrides(
         settings, select=args.select or None, ignore=args.ignore or None,
         exclude=args.exclude, extend_exclude=args.extend_exclude, notebooks=args.notebooks,
+        target_version=args.target_version, report_deliberate_errors=args.report_deliberate_errors,
     )
 
 
@@ -199,6 +204,16 @@ def _cache(args, settings, options):
 
     directory = args.cache_dir or os.path.join(settings.root, CACHE_DIR_NAME)
     return Cache(directory, repr(options))
+
+
+def _version(text: str) -> str:
+    from nnsight_lint import versions
+
+    try:
+        versions.parse(text)
+    except versions.VersionError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text.strip()
 
 
 def _positive(text: str) -> int:
@@ -238,8 +253,11 @@ def _explain(args) -> int:
 def _rules(args) -> int:
     from nnsight_lint import rules
 
+    print(f"{'code':<7} {'name':<32} {'default':<8} {'fix':<7} {'nnsight':<8} summary")
     for code, rule in rules.RULES.items():
-        print(f"{code}  {rule.NAME:<28} {rule.SUMMARY}")
+        default = "on" if rules.is_default(code) else "opt-in"
+        fix = getattr(rule, "FIX", None) or "-"
+        print(f"{code:<7} {rule.NAME:<32} {default:<8} {fix:<7} {rules.versions(code):<8} {rule.SUMMARY}")
     return EXIT_CLEAN
 
 

@@ -6,6 +6,7 @@ the file, and only a pyproject.toml that mentions nnsight-lint is parsed at all.
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Tuple
@@ -28,6 +29,8 @@ class Settings:
     respect_gitignore: bool = True
     notebooks: bool = True
     trace_names: Tuple[str, ...] = DEFAULT_TRACE_NAMES
+    target_version: Optional[str] = None  # "0.4"; None: inferred from the declared nnsight requirement
+    report_deliberate_errors: bool = False
     config_file: Optional[str] = None  # where the table came from; None: defaults only
     root: str = "."  # the project root: the config file's directory, else the working directory
 
@@ -36,7 +39,23 @@ class Settings:
         from nnsight_lint.engine import LintOptions
 
         ignore = self.ignore + (self.ignored_in(path) if path is not None else ())
-        return LintOptions(select=self.select, ignore=ignore, trace_names=self.trace_names)
+        return LintOptions(
+            select=self.select,
+            ignore=ignore,
+            trace_names=self.trace_names,
+            target_version=self.target().version,
+            report_deliberate_errors=self.report_deliberate_errors,
+        )
+
+    def target(self):
+        """The nnsight the project is written for (`versions.Target`): the setting, else what the
+        project declares, else the newest API."""
+        from nnsight_lint import versions
+
+        if self.target_version is not None:
+            where = f"{self.config_file}: target-version" if self.config_file else "--target-version"
+            return versions.Target(versions.parse(self.target_version), where)
+        return _inferred_target(os.path.abspath(self.root))
 
     def ignored_in(self, path: str) -> Tuple[str, ...]:
         """The codes `per-file-ignores` turns off for `path`."""
@@ -71,9 +90,13 @@ class Settings:
     def describe(self) -> str:
         """The resolved settings as a `[tool.nnsight-lint]` table one could paste back."""
         origin = f"# config file: {self.config_file}" if self.config_file else "# no config file: defaults"
-        lines = [origin, f"# project root: {os.path.abspath(self.root)}", f"[{TABLE}]"]
+        target = self.target()
+        lines = [origin, f"# project root: {os.path.abspath(self.root)}",
+                 f"# target-version: {target.version[0]}.{target.version[1]} ({target.source})", f"[{TABLE}]"]
         for key in _KEYS:
             value = getattr(self, _attribute(key))
+            if value is None:
+                continue
             lines.append(f"{key} = {_toml(dict(value) if key == 'per-file-ignores' else value)}")
         return "\n".join(lines) + "\n"
 
@@ -110,11 +133,30 @@ _KEYS = {
     ),
     "respect-gitignore": (lambda v: isinstance(v, bool), "true or false"),
     "notebooks": (lambda v: isinstance(v, bool), "true or false"),
+    "target-version": (lambda v: _is_version(v), 'an nnsight version as "MAJOR.MINOR", e.g. "0.8"'),
+    "report-deliberate-errors": (lambda v: isinstance(v, bool), "true or false"),
     "trace-names": (
         lambda v: _string_list(v) and bool(v) and all(n.isidentifier() for n in v),
         "a non-empty list of names (identifiers)",
     ),
 }
+
+
+def _is_version(value: Any) -> bool:
+    from nnsight_lint import versions
+
+    try:
+        versions.parse(value)
+    except versions.VersionError:
+        return False
+    return isinstance(value, str)
+
+
+@functools.lru_cache(maxsize=64)
+def _inferred_target(root: str):
+    from nnsight_lint import versions
+
+    return versions.infer(root)
 
 
 def _codes(values: Iterable[str]) -> Tuple[str, ...]:
@@ -182,6 +224,12 @@ def _load_toml(path: str) -> dict:
         raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    except UnicodeDecodeError as error:  # TOML is UTF-8; tomllib lets the decoder's error through
+        data, at = error.object, error.start
+        line, column = data.count(b"\n", 0, at) + 1, at - data.rfind(b"\n", 0, at)
+        raise ConfigError(
+            f"{path}: invalid TOML: not UTF-8 text (byte 0x{data[at]:02x} at line {line}, column {column})"
+        ) from None
 
 
 def _table_of(path: str, data: dict) -> Optional[dict]:

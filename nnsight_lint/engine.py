@@ -10,6 +10,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple, Union
 from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Position
 from nnsight_lint.slicing import relevant_text
+from nnsight_lint.versions import NEWEST
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 
@@ -19,20 +20,27 @@ class LintOptions:
     select: Tuple[str, ...] = ()
     ignore: Tuple[str, ...] = ()
     trace_names: Tuple[str, ...] = ("trace",)
+    target_version: Tuple[int, int] = NEWEST  # the nnsight the code is written for
+    report_deliberate_errors: bool = False  # also inside `pytest.raises` / a `try` that catches it
 
 
 DEFAULT_OPTIONS = LintOptions()
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
-    """Raw-text pre-filter: every finding needs a `with ....trace(` opener and a backward-like call
-    (`.backward(`, or `torch.autograd`'s `grad`/`backward`, whose import names `autograd`)."""
+    """Raw-text pre-filter: every finding needs nnsight named in the file or a `with ....trace(` /
+    `with ....generate(` opener (NNL001 alone: a trace opener and a backward-like call)."""
     if isinstance(source, str):
         source = source.encode("utf-8", "surrogatepass")
     # Cheapest test first: most files name no trace at all.
-    if not any(name.encode() in source for name in options.trace_names):
-        return False
-    if b"backward" not in source and b"autograd" not in source:
+    if options.select == ("NNL001",):
+        if not any(name.encode() in source for name in options.trace_names):
+            return False
+        if b"backward" not in source and b"autograd" not in source:
+            return False
+    elif b"nnsight" in source:
+        return True
+    elif b"generate" not in source and not any(name.encode() in source for name in options.trace_names):
         return False
     return _trace_pattern(tuple(options.trace_names)).search(source) is not None
 
@@ -46,7 +54,7 @@ def _trace_pattern_text(trace_names: Tuple[str, ...]) -> "re.Pattern[str]":
 def _trace_pattern(trace_names: Tuple[str, ...]) -> "re.Pattern[bytes]":
     # `with` up to the `:` that ends its items, so parenthesised multi-line items match too. No
     # word boundary before `with`: in a notebook's JSON a line start reads `\nwith`.
-    names = "|".join(re.escape(name) for name in trace_names)
+    names = "|".join(re.escape(name) for name in (*trace_names, "generate"))
     return re.compile(rf"with\b[^:]{{0,400}}?\.\s*(?:{names})\s*\(".encode())
 
 
@@ -58,7 +66,7 @@ def lint_source(
 
     if not could_have_findings(source, options):
         return []  # never parsed: its syntax is other tools' business
-    codes = rules.selected(options.select, options.ignore)
+    codes = rules.selected(options.select, options.ignore, options.target_version)
     text = _decoded(source)
     relevant = relevant_text(text, _trace_pattern_text(tuple(options.trace_names))) if text is not None else None
     module_or_error = parse(relevant, path) if relevant is not None else None
@@ -159,14 +167,17 @@ def check_module(
     from nnsight_lint.rules.context import RuleContext
 
     file_model = build_file_model(module, options.trace_names)
-    backwards = [call for trace in file_model.traces for call in trace.backwards]
-    if not backwards:
+    if not file_model.traces and not file_model.events:
         return []
-    # Positions are recorded only inside these: every finding and fix so far lies within them.
+    backwards = [call for trace in file_model.traces for call in trace.backwards]
+    # Positions are recorded only inside these at first (NNL001's findings and fixes lie within
+    # them); a finding elsewhere records the rest on demand.
     anchors = {id(call.call) for call in backwards}
     anchors.update(id(call.retention.value_node) for call in backwards if call.retention.value_node is not None)
-    context = RuleContext(path, module, module.code if text is None else text, anchors)
-    found = [d for code in codes for d in rules.RULES[code].check(file_model, context)]
+    context = RuleContext(path, module, module.code if text is None else text, anchors, options.target_version)
+    found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
+    if found and not options.report_deliberate_errors:
+        found = [d for d in found if not context.deliberate(d.code, d.start)]
     return sorted(without_noqa(found, context.lines), key=Diagnostic.sort_key)
 
 

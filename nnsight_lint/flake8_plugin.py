@@ -43,8 +43,15 @@ def _options_for(directory: str):
     from nnsight_lint.engine import LintOptions
 
     settings = load_settings([directory])
-    # flake8 selects and ignores codes itself; all our rules run and it filters.
-    return LintOptions(trace_names=settings.trace_names)
+    # flake8 selects and ignores codes itself; our default rules (and the opt-in rules the
+    # project's [tool.nnsight-lint] selects) run, and it filters.
+    options = settings.lint_options()
+    return LintOptions(
+        select=("NNL",) + tuple(code for code in settings.select if len(code) == 6),
+        trace_names=options.trace_names,
+        target_version=options.target_version,
+        report_deliberate_errors=options.report_deliberate_errors,
+    )
 
 
 def _without_comments(lines: List[str]) -> str:

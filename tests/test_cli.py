@@ -182,7 +182,10 @@ def test_docs_pages_are_generated_from_the_rules():
 def test_rules_lists_every_rule():
     result = run_cli("rules")
     assert result.returncode == 0
-    assert [line.split()[0] for line in result.stdout.splitlines()] == list(rules.RULES)
+    header, *lines = result.stdout.splitlines()
+    assert header.split() == ["code", "name", "default", "fix", "nnsight", "summary"]
+    assert [line.split()[0] for line in lines] == list(rules.RULES)
+    assert lines[1].split()[:5] == ["NNL001", "backward-frees-shared-graph", "on", "safe", "all"]
 
 
 def test_version_does_not_import_libcst():

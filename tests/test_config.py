@@ -108,6 +108,7 @@ def test_show_settings_prints_the_resolved_settings(tmp_path):
     assert result.stdout == f"""\
 # config file: {tmp_path / "pyproject.toml"}
 # project root: {tmp_path}
+# target-version: 0.8 (default: the newest nnsight API)
 [tool.nnsight-lint]
 select = ["NNL"]
 ignore = []
@@ -116,6 +117,7 @@ extend-exclude = ["legacy/"]
 per-file-ignores = {{"tests/*" = ["NNL001"]}}
 respect-gitignore = true
 notebooks = false
+report-deliberate-errors = false
 trace-names = ["trace", "scan"]
 """
 
@@ -157,3 +159,27 @@ def test_loading_settings_imports_no_libcst(tmp_path):
     result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert result.stdout.strip() == "('NNL001',) False", result.stderr
+
+
+def test_target_version_is_inferred_from_the_declared_nnsight_requirement(tmp_path):
+    (tmp_path / "requirements.txt").write_text("torch\nnnsight>=0.2.9  # old API\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "x.py").write_text("x = 1\n")
+    shown = run("--show-settings", "pkg/x.py", cwd=tmp_path).stdout
+    assert f"# target-version: 0.2 ({tmp_path / 'requirements.txt'}: nnsight>=0.2.9 (open-ended: its floor))" in shown
+
+
+def test_target_version_setting_and_flag_win_over_the_declaration(tmp_path):
+    (tmp_path / "requirements.txt").write_text("nnsight==0.4.3\n")
+    project(tmp_path, 'target-version = "0.7"\n', files=())
+    assert f"# target-version: 0.7 ({tmp_path / 'pyproject.toml'}: target-version)" in run("--show-settings", cwd=tmp_path).stdout
+    flagged = run("--show-settings", "--target-version", "0.8.1", cwd=tmp_path).stdout
+    assert "# target-version: 0.8 (" in flagged
+
+
+def test_a_bad_target_version_is_a_usage_error(tmp_path):
+    project(tmp_path, 'target-version = "new"\n', files=())
+    result = run("--show-settings", cwd=tmp_path)
+    assert result.returncode == 2 and "'target-version' must be an nnsight version" in result.stderr
+    flag = run("--target-version", "latest", cwd=tmp_path)
+    assert flag.returncode == 2 and "not a version: 'latest'" in flag.stderr

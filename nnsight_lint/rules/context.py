@@ -1,23 +1,45 @@
 """What a rule gets besides the model: positions of nodes, and a way to make diagnostics."""
 from __future__ import annotations
 
-from typing import Collection, List, Optional, Tuple
+from typing import Collection, List, Optional, Tuple, Union
 
 import libcst as cst
 
+from nnsight_lint.analysis.demos import Demos
 from nnsight_lint.diagnostics import Diagnostic, Fix, Position
 from nnsight_lint.positions import Positions
 from nnsight_lint.text import split_lines
+from nnsight_lint.versions import NEWEST
 
 
 class RuleContext:
-    def __init__(self, path: str, module: cst.Module, text: str, anchors: Optional[Collection[int]] = None) -> None:
-        """`text` is the module's source; `anchors` the ids of the nodes rules report inside."""
+    def __init__(
+        self,
+        path: str,
+        module: cst.Module,
+        text: str,
+        anchors: Optional[Collection[int]] = None,
+        target_version: Tuple[int, int] = NEWEST,
+    ) -> None:
+        """`text` is the module's source; `anchors` the ids of the nodes rules report inside;
+        `target_version` the nnsight the code is written for (messages may depend on it)."""
         self.path = path
         self.module = module
         self.lines: List[str] = split_lines(text)
+        self.target_version = target_version
         self._anchors = anchors
         self._positions: Optional[Positions] = None
+        self._demos: Optional[Demos] = None
+
+    def deliberate(self, code: str, at: Union[cst.CSTNode, Position]) -> bool:
+        """Is `at` inside code that shows the rule's error on purpose: a `pytest.raises(...)` block or
+        a `try:` body whose handler catches what the rule predicts (or Exception, or everything)?"""
+        from nnsight_lint import rules
+
+        if self._demos is None:
+            self._demos = Demos(self.module, self.span)
+        where = at if isinstance(at, Position) else self.span(at)[0]
+        return self._demos.catches(where, getattr(rules.rule(code), "RAISES", ()))
 
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based line and column of a node's first character, and of the character after it."""

@@ -16,6 +16,10 @@ Fix the syntax, or exclude the file.
 CODE = "NNL000"
 NAME = "invalid-syntax"
 SUMMARY = "the file cannot be parsed"
+DEFAULT = True
+SINCE = BEFORE = None
+FIX = None
+RAISES = ()
 
 
 def check(model, context):

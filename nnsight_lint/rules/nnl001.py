@@ -61,6 +61,10 @@ from nnsight_lint.rules.context import RuleContext
 CODE = "NNL001"
 NAME = "backward-frees-shared-graph"
 SUMMARY = messages.NNL001_TITLE
+DEFAULT = True
+SINCE = BEFORE = None  # every nnsight: invokes have always shared one forward
+FIX = "safe"
+RAISES = ("RuntimeError",)
 
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
