@@ -1,6 +1,7 @@
 """What a rule gets besides the model: positions of nodes, and a way to make diagnostics."""
 from __future__ import annotations
 
+import re
 from typing import Collection, List, Optional, Tuple, Union
 
 import libcst as cst
@@ -10,6 +11,8 @@ from nnsight_lint.diagnostics import Diagnostic, Fix, Position
 from nnsight_lint.positions import Positions
 from nnsight_lint.text import split_lines
 from nnsight_lint.versions import NEWEST
+
+_DEMO_WORDS = re.compile(r"\btry\b|[rR]aises")
 
 
 class RuleContext:
@@ -37,6 +40,9 @@ class RuleContext:
         from nnsight_lint import rules
 
         if self._demos is None:
+            # Looking costs every node's position: only when the text can hold such code at all.
+            if not any(_DEMO_WORDS.search(line) for line in self.lines):
+                return False
             self._demos = Demos(self.module, self.span)
         where = at if isinstance(at, Position) else self.span(at)[0]
         return self._demos.catches(where, getattr(rules.rule(code), "RAISES", ()))
