@@ -1,5 +1,6 @@
 """The rule corpus is the specification: on every case, the linter's findings equal the
-`# expect: CODE` markers, line for line."""
+`# expect: CODE` markers, line for line, for the nnsight the case is written for (its
+`# target-version: X.Y` header, else the newest)."""
 from __future__ import annotations
 
 import re
@@ -8,11 +9,18 @@ from pathlib import Path
 import pytest
 
 from nnsight_lint import rules
-from nnsight_lint.engine import lint_source
+from nnsight_lint import versions
+from nnsight_lint.engine import LintOptions, lint_source
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 CASES = sorted(RULES_DIR.glob("NNL*/*.py"))
 _MARKER = re.compile(r"#.*\bexpect:\s*(?P<codes>NNL\d{3}(?:\s*,\s*NNL\d{3})*)")
+_TARGET = re.compile(r"^#\s*target-version:\s*(\S+)\s*$", re.MULTILINE)
+
+
+def options_for(source: str) -> LintOptions:
+    target = _TARGET.search(source)
+    return LintOptions(target_version=versions.parse(target.group(1)) if target else versions.NEWEST)
 
 
 def expected_findings(source: str):
@@ -31,6 +39,6 @@ def test_corpus_is_large_enough():
 @pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_findings_equal_markers(case: Path):
     source = case.read_text(encoding="utf-8")
-    actual = {(d.line, d.code) for d in lint_source(source, str(case))}
+    actual = {(d.line, d.code) for d in lint_source(source, str(case), options_for(source))}
     # Markers of a rule still being written wait for it; every finding must be a marker.
     assert actual == {(line, code) for line, code in expected_findings(source) if code in rules.CODES}
