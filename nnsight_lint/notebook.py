@@ -36,6 +36,41 @@ def is_notebook(path: str) -> bool:
     return path.endswith(NOTEBOOK_SUFFIXES)
 
 
+def looks_like_notebook(source: Union[bytes, str]) -> bool:
+    """Is this nbformat JSON? For source whose name says nothing (stdin without a filename)."""
+    text = source.decode("utf-8-sig", "replace") if isinstance(source, bytes) else source.lstrip("\ufeff")
+    if not text.lstrip().startswith("{"):
+        return False
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and "nbformat" in data and "cells" in data
+
+
+_PERCENT_CELL = re.compile(r"[ \t]*#[ \t]*%%")  # `# %%`, `#%%`, `# %% [markdown]`: jupytext, VS Code
+
+
+def mask_percent_script(source: str) -> str:
+    """A `# %%` script with each cell's IPython lines masked exactly as in a notebook cell (same
+    lines and columns); a script without a cell marker comes back unchanged."""
+    if "%%" not in source:
+        return source
+    out: List[str] = []
+    cell: List[str] = []
+    for line in split_lines_keepends(source):
+        if _PERCENT_CELL.match(line):
+            out.append(mask("".join(cell))[0])
+            out.append(line)
+            cell = []
+        else:
+            cell.append(line)
+    if len(out) == 0:  # no marker: not a percent script
+        return source
+    out.append(mask("".join(cell))[0])
+    return "".join(out)
+
+
 # --- reading ---------------------------------------------------------------------------------
 
 
