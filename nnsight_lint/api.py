@@ -35,15 +35,39 @@ def lint_file(path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
 
 def lint_text(source, path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
     try:
-        if path.endswith(NOTEBOOK_SUFFIXES):
+        if _is_notebook(source, path):
             from nnsight_lint.notebook import lint_notebook
 
             return FileResult(path, lint_notebook(source, path, options))
-        return FileResult(path, lint_source(source, path, options))
+        return FileResult(path, lint_source(_python_text(source), path, options))
     except RecursionError:
         return FileResult(path, error="internal error: the file nests too deeply to analyse")
     except Exception as error:  # a bug of ours must not hide the other files' findings
         return FileResult(path, error=f"internal error: {type(error).__name__}: {error}")
+
+
+def _is_notebook(source, path: str) -> bool:
+    """By its name; stdin without `--stdin-filename` ("-") by its content."""
+    if path.endswith(NOTEBOOK_SUFFIXES):
+        return True
+    from nnsight_lint.notebook import looks_like_notebook
+
+    return path == "-" and looks_like_notebook(source)
+
+
+def _python_text(source):
+    """The text the rules see: a `# %%` script's IPython lines (`!pip install ...`, `%magic`)
+    masked as in a notebook, positions unchanged; any other source as it is."""
+    if (b"%%" if isinstance(source, bytes) else "%%") not in source:
+        return source
+    from nnsight_lint.notebook import mask_percent_script
+    from nnsight_lint.text import decode
+
+    try:
+        text = decode(source)[0] if isinstance(source, bytes) else source
+    except (SyntaxError, UnicodeDecodeError, LookupError):  # the engine reports it as NNL000
+        return source
+    return mask_percent_script(text)
 
 
 @dataclass
@@ -68,7 +92,7 @@ def fix_bytes(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, 
     from nnsight_lint.fixing import FixError, fix_text
     from nnsight_lint.text import decode
 
-    if path.endswith(NOTEBOOK_SUFFIXES):
+    if _is_notebook(source, path):
         from nnsight_lint.notebook import fix_notebook
 
         return fix_notebook(source, path, options, unsafe)
