@@ -468,3 +468,51 @@ def test_stdin_notebook_by_its_filename():
     assert result.returncode == 1 and result.stdout.startswith("nb.ipynb:cell 1:3:36: NNL001")
     fixed = run_cli("check", "--fix", "-", "--stdin-filename", "nb.ipynb", stdin=text)
     assert fixed.stdout == text.replace("backward()\\n    with", "backward(retain_graph=True)\\n    with")
+
+
+def test_stdin_notebook_without_a_filename_is_recognised_by_its_content():
+    text = notebook(markdown("# notes"), code(TWO_INVOKES))
+    result = run_cli("check", "--no-cache", "-", stdin=text)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("-:cell 1:3:36: NNL001")
+    fixed = run_cli("check", "--fix", "-", stdin=text)
+    assert fixed.stdout == text.replace("backward()\\n    with", "backward(retain_graph=True)\\n    with")
+    # JSON that is no notebook is still Python to the linter (a dict display), not a notebook.
+    assert run_cli("check", "-", stdin='{"cells": 1}\n').returncode == 0
+
+
+# `# %%` scripts (jupytext percent format, VS Code's interactive window), as nnsight's own
+# walkthrough is written: shell escapes and magics among the Python.
+PERCENT_SCRIPT = """\
+# %% [markdown]
+# Gradients for two prompts
+# %%
+!pip install nnsight
+%load_ext autoreload
+import torch
+# %%time
+%%time
+this cell is run by the magic, not by Python
+# %%
+""" + TWO_INVOKES
+
+
+def test_percent_script_magics_are_masked_as_in_a_notebook(tmp_path):
+    (tmp_path / "walkthrough.py").write_text(PERCENT_SCRIPT)
+    result = run_cli("check", "--no-cache", "walkthrough.py", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    (line,) = result.stdout.splitlines()
+    assert line.startswith("walkthrough.py:13:36: NNL001 [*]")  # line 3 of TWO_INVOKES, 10 lines down
+    # The same code cells in a notebook: the same finding, at the same place inside its cell.
+    cells = ["!pip install nnsight\n%load_ext autoreload\nimport torch\n",
+             "%%time\nthis cell is run by the magic, not by Python\n", TWO_INVOKES]
+    (tmp_path / "walkthrough.ipynb").write_text(notebook(*map(code, cells)))
+    in_notebook = run_cli("check", "--no-cache", "walkthrough.ipynb", cwd=tmp_path).stdout
+    assert in_notebook.startswith("walkthrough.ipynb:cell 3:3:36: NNL001 [*]")
+    assert "on line 15 runs later" in line and "on line 5 runs later" in in_notebook  # each counts its own lines
+
+
+def test_a_script_without_cell_markers_is_not_masked(tmp_path):
+    (tmp_path / "plain.py").write_text("!pip install nnsight\n" + TWO_INVOKES)
+    result = run_cli("check", "--no-cache", "plain.py", cwd=tmp_path)
+    assert result.stdout.startswith("plain.py:1:1: NNL000"), result.stdout
