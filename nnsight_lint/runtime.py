@@ -24,7 +24,7 @@ import sys
 import weakref
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Optional
 
 from nnsight_lint import messages
 
@@ -171,7 +171,23 @@ def explain(torch_text: str, failing: _Site, freed: _Freed | None, retaining: bo
 
 
 def _where(site: _Site) -> str:
-    return f"{site.path}:{site.line}"  # the path as tracebacks print it
+    """The place as the traceback around it names it: `Cell In[3], line 5` for code of an IPython
+    or Jupyter cell (whose file is `<ipython-input-3-...>` or a kernel temp path), else `path:line`."""
+    cell = _ipython_cell(site.path)
+    if cell is not None:
+        return f"{cell}, line {site.line}"
+    return f"{site.path}:{site.line}"
+
+
+def _ipython_cell(path: str) -> Optional[str]:
+    """`Cell In[3]` when `path` is the code name of a cell of the running IPython, else None."""
+    ipython = sys.modules.get("IPython")
+    try:
+        shell = ipython.get_ipython() if ipython is not None else None
+        label = shell.compile.format_code_name(path) if shell is not None else None
+    except Exception:  # noqa: BLE001  (an IPython without this API: fall back to the path)
+        return None
+    return f"{label[0]} {label[1]}" if label else None
 
 
 def _same_trace(a: _Site, b: _Site) -> bool:

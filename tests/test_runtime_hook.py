@@ -385,3 +385,27 @@ def test_ipython_extension():
     finally:
         runtime.uninstall()
         interactiveshell.InteractiveShell.clear_instance()
+
+
+def test_ipython_cell_is_named_as_ipython_names_it():
+    """In IPython/Jupyter the freeing backward is at `Cell In[2], line 3`, as IPython's own
+    traceback says, not at `<ipython-input-2-...>:3` or a kernel's temp file."""
+    interactiveshell = pytest.importorskip("IPython.core.interactiveshell")
+    shell = interactiveshell.InteractiveShell.instance()
+    try:
+        setup = shell.run_cell("from tests.tiny_model import tiny_model\nmodel = tiny_model()\n%load_ext nnsight_lint", store_history=True)
+        assert setup.success, setup.error_in_exec
+        result = shell.run_cell(
+            'with model.trace() as tracer:\n'
+            '    with tracer.invoke("hello world"):\n'
+            '        model.lm_head.output.sum().backward()\n'
+            '    with tracer.invoke("the cat sat"):\n'
+            '        model.lm_head.output.sum().backward()\n',
+            store_history=True,
+        )
+        error = getattr(result.error_in_exec, "original", result.error_in_exec)
+        assert "(at Cell In[2], line 3)" in str(error), str(error)
+        assert "ipython-input" not in str(error)
+    finally:
+        runtime.uninstall()
+        interactiveshell.InteractiveShell.clear_instance()
