@@ -156,7 +156,7 @@ class _Walker:
             model=dotted_name(call.func.value) if isinstance(call.func, cst.Attribute) else None,
             tracer=tracer.value if isinstance(tracer, cst.Name) else None,
             has_input=_has_input(call),
-            grad_disabled=self.builder.without_grad[-1] if self.builder.without_grad else None,
+            grad_disabled=_innermost_disabled(self.builder.without_grad),
             parent=self.trace,
             session=where.session,
             where=where,
@@ -347,7 +347,9 @@ class _Walker:
             self.expr(value, where)
             mode = _grad_mode(value, where.scope)
             if self.trace is None:
-                disabled = disabled or mode
+                disabled = mode or disabled
+                if isinstance(value, cst.Call) and backward_kind(value, where.scope):
+                    inner = replace(inner, backward=node)  # a standalone `with loss.backward():`
             elif attr == "invoke":
                 index = next(self._invokes)
                 self._waits[index] = None
@@ -358,7 +360,7 @@ class _Walker:
                 inner = replace(inner, backward=node)
                 self.trace.backward_blocks.append(node)
             elif mode:
-                inner = replace(inner, grad_mode=(mode, node))
+                inner = replace(inner, grad_mode=None if mode == "enable_grad" else (mode, node))
             elif _iter_bound(value, self.trace) is not None:
                 inner = replace(inner, iter=self.iter_loop(node, value, where))
             self.bind_as(item, where, value_events)
@@ -673,12 +675,23 @@ def _iter_bound(node: cst.CSTNode, trace: Optional[Trace]) -> Optional[Tri]:
 
 
 def _grad_mode(node: cst.CSTNode, scope: Scope) -> Optional[str]:
-    """"no_grad" / "inference_mode" for a call or decorator that turns gradients off."""
+    """"no_grad" / "inference_mode" for a call or decorator that turns gradients off, "enable_grad"
+    for one that turns them back on (`torch.enable_grad()`, `torch.set_grad_enabled(True)`)."""
+    call = node if isinstance(node, cst.Call) else None
+    name = scope.qualified(call.func if call else node) or ""
     if _disables_grad(node, scope):
-        call = node if isinstance(node, cst.Call) else None
-        name = scope.qualified(call.func if call else node) or ""
         return "inference_mode" if name.endswith("inference_mode") else "no_grad"
+    if name == "torch.enable_grad" or (
+        name == "torch.set_grad_enabled" and call is not None and call.args
+        and _truth(call.args[0].value, scope) is True
+    ):
+        return "enable_grad"
     return None
+
+
+def _innermost_disabled(modes: List[str]) -> Optional[str]:
+    """The grad mode a trace opened inside these blocks runs in: None when gradients are on."""
+    return modes[-1] if modes and modes[-1] != "enable_grad" else None
 
 
 def _is_access(node: cst.CSTNode) -> bool:
@@ -791,8 +804,11 @@ def _disables_grad(node: cst.CSTNode, scope: Scope) -> bool:
     """`torch.no_grad()`, `torch.inference_mode()`, `torch.set_grad_enabled(False)` (or undecorated)."""
     call = node if isinstance(node, cst.Call) else None
     name = scope.qualified(call.func if call else node)
-    if name in ("torch.no_grad", "torch.inference_mode"):
+    if name == "torch.no_grad":
         return True
+    if name == "torch.inference_mode":  # `inference_mode(False)` turns it off; a flag may be either
+        mode = call.args[0].value if call is not None and call.args else None
+        return mode is None or _truth(mode, scope) is True
     if name == "torch.set_grad_enabled" and call is not None and call.args:
         return _truth(call.args[0].value, scope) is False
     return False
