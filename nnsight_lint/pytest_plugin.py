@@ -19,7 +19,12 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     if config.getini(INI):
+        import pytest
+
         from nnsight_lint import runtime
 
-        runtime.install()
+        try:
+            runtime.install()
+        except ImportError as error:  # no nnsight: say how to get it, not an INTERNALERROR traceback
+            raise pytest.UsageError(str(error)) from None
         config.add_cleanup(runtime.uninstall)

@@ -409,3 +409,19 @@ def test_ipython_cell_is_named_as_ipython_names_it():
     finally:
         runtime.uninstall()
         interactiveshell.InteractiveShell.clear_instance()
+
+
+def test_pytest_plugin_without_nnsight_is_a_usage_error_not_an_internalerror(tmp_path):
+    (tmp_path / "test_case.py").write_text("def test_nothing():\n    pass\n")
+    hidden = (
+        "import sys; sys.modules['nnsight'] = None; import pytest; "
+        "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', '-p', 'nnsight_lint.pytest_plugin', 'test_case.py']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", hidden], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])},
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 4, output  # pytest's usage-error exit code
+    assert "pip install 'nnsight-lint[runtime]'" in output
+    assert "INTERNALERROR" not in output and "Traceback" not in output
