@@ -106,6 +106,8 @@ def _check(args) -> int:
     unknown = [c for c in args.select + args.ignore if not rules.is_known_prefix(c)]
     if unknown:
         return _usage_error(f"unknown rule code or prefix: {', '.join(unknown)}")
+    if args.statistics and args.output_format in ("github", "sarif"):  # a table is no annotation or SARIF log
+        return _usage_error(f"--statistics prints a table; it cannot be combined with --output-format {args.output_format}")
     missing = [p for p in args.paths if p != "-" and not os.path.exists(p)]
     if missing:
         return _usage_error("; ".join(f"{p}: no such file or directory" for p in missing))
@@ -130,6 +132,8 @@ def _check(args) -> int:
         files = list(settings.files(args.paths, args.force_exclude, notebooks=settings.notebooks))
         results = check_paths(files, options, jobs=args.jobs, cache=_cache(args, settings, options))
 
+    if args.force_exclude:
+        _say_force_excluded(args, settings)
     diagnostics = sorted(
         (d for r in results for d in r.diagnostics if not d.code.startswith(settings.ignored_in(d.path))),
         key=lambda d: d.sort_key(),
@@ -271,6 +275,15 @@ def _server(args) -> int:
 
         return _usage_error(messages.LSP_MISSING_EXTRA)
     return serve()
+
+
+def _say_force_excluded(args, settings) -> None:
+    """A file named on the command line that --force-exclude left out: say so, or the summary
+    ("All checks passed.") would read as if it had been checked."""
+    named = [args.stdin_filename] if args.paths == ["-"] else [p for p in args.paths if os.path.isfile(p)]
+    for path in named:
+        if path and settings.is_excluded(path):
+            print(f"nnsight-lint: {path}: excluded by the settings (--force-exclude): not checked", file=sys.stderr)
 
 
 def _usage_error(message: str) -> int:

@@ -89,7 +89,7 @@ class Settings:
 
     def describe(self) -> str:
         """The resolved settings as a `[tool.nnsight-lint]` table one could paste back."""
-        origin = f"# config file: {self.config_file}" if self.config_file else "# no config file: defaults"
+        origin = f"# config file: {os.path.abspath(self.config_file)}" if self.config_file else "# no config file: defaults"
         target = self.target()
         lines = [origin, f"# project root: {os.path.abspath(self.root)}",
                  f"# target-version: {target.version[0]}.{target.version[1]} ({target.source})", f"[{TABLE}]"]
