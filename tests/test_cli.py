@@ -205,3 +205,34 @@ def test_deep_nesting_is_nnl000_not_a_crash(tmp_path):
     result = run_cli("check", "deep.py", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert result.stdout.startswith("deep.py:3:") and "NNL000" in result.stdout
+
+
+def test_force_exclude_says_the_named_file_was_excluded(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.nnsight-lint]\nextend-exclude = ["legacy/"]\n')
+    (tmp_path / "legacy").mkdir()
+    (tmp_path / "legacy" / "old.py").write_text(TWO_INVOKES)
+    result = run_cli("check", "--no-cache", "--force-exclude", "legacy/old.py", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "")
+    assert "legacy/old.py: excluded by the settings (--force-exclude): not checked" in result.stderr
+    piped = run_cli("check", "--force-exclude", "-", "--stdin-filename", "legacy/old.py", cwd=tmp_path, stdin=TWO_INVOKES)
+    assert "legacy/old.py: excluded by the settings" in piped.stderr
+    # Without --force-exclude a named file is checked, and nothing is said about exclusion.
+    checked = run_cli("check", "--no-cache", "legacy/old.py", cwd=tmp_path)
+    assert checked.returncode == 1 and "excluded" not in checked.stderr
+
+
+@pytest.mark.parametrize("output_format", ["github", "sarif"])
+def test_statistics_with_annotation_formats_is_a_usage_error(tmp_path, output_format):
+    (tmp_path / "train.py").write_text(TWO_INVOKES)
+    result = run_cli("check", "--statistics", "--output-format", output_format, "train.py", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert f"cannot be combined with --output-format {output_format}" in result.stderr
+
+
+def test_show_settings_prints_absolute_paths(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.nnsight-lint]\nselect = ["NNL"]\n')
+    (tmp_path / "sub").mkdir()
+    result = run_cli("check", "--config", "../pyproject.toml", "--show-settings", cwd=tmp_path / "sub")
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"# config file: {tmp_path / 'pyproject.toml'}"
+    assert lines[1] == f"# project root: {tmp_path}"
