@@ -47,6 +47,93 @@ Fix: pass `retain_graph=True` to every backward of the trace except the one that
             model.lm_head.output.sum().backward(retain_graph=True)
         with tracer.invoke(prompt_b):
             model.lm_head.output.sum().backward()"""
+
+# The gradient family NNL002-NNL007.
+NNL002_TITLE = "`.grad` of an activation read outside `with loss.backward():`"
+NNL003_TITLE = "gradients read in forward order inside one backward block"
+NNL004_TITLE = "a module's `.output`/`.input` read inside `with loss.backward():`"
+NNL005_TITLE = "a backward where the forward builds no graph (generate, no_grad, inference_mode)"
+NNL006_TITLE = "`no_grad`/`inference_mode` inside a trace around a module access"
+NNL007_TITLE = "`.grad` of a module instead of a tensor"
+
+
+def nnl002(target: "tuple[int, int]") -> str:
+    """`.grad` read outside a backward block; what it gives depends on the nnsight targeted."""
+    gives = (
+        "leaves the saved name undefined on nnsight 0.5-0.7 (NameError)"
+        if target < (0, 8)
+        else "gives None for an activation"
+    )
+    return (
+        f"`.grad` outside `with loss.backward():` is plain torch and {gives}; read it inside the "
+        "backward block (or call `retain_grad()` first)"
+    )
+
+
+def nnl003(later: str, first: str, first_line: int) -> str:
+    return (
+        f"`{later}.grad` is requested after `{first}.grad` (line {first_line}), but gradients arrive "
+        f"in reverse forward order: `{later}` comes later in the forward, so its gradient has already "
+        f"gone by (OutOfOrderError); read `{later}.grad` first"
+    )
+
+
+def nnl003_loop(name: str) -> str:
+    return (
+        f"`{name}.grad` is read in forward order in a loop, but gradients arrive in reverse forward "
+        "order: the second read asks for a gradient that has already gone by (OutOfOrderError); "
+        "loop in reverse (`reversed(...)`)"
+    )
+
+
+def nnl004(access: str) -> str:
+    return (
+        f"`{access}` is read inside `with loss.backward():`, where only `.grad` can be read: the "
+        f"forward has already run past it (OutOfOrderError); capture `x = {access}` before the "
+        "backward block"
+    )
+
+
+def nnl005(call: str, where: str) -> str:
+    """`where`: "generate" or the grad mode ("no_grad", "inference_mode") the trace runs under."""
+    if where == "generate":
+        return (
+            f"`{call}` inside `model.generate(...)` cannot produce gradients: generate runs the "
+            "forward under `torch.no_grad()`, so there is no graph; generate first, then compute "
+            "gradients in a separate `with model.trace(...)`"
+        )
+    return (
+        f"`{call}` in a trace that runs under `torch.{where}()` cannot produce gradients: the "
+        f"forward builds no graph; open the trace outside the `{where}` block (or inside "
+        "`torch.enable_grad()`)"
+    )
+
+
+def nnl006(mode: str, access: str, later_line: "int | None") -> str:
+    """`later_line`: the backward or `.grad` that needs the gradients (None for inference_mode)."""
+    leak = (
+        f"`torch.{mode}()` around `{access}` inside a trace also covers the model's forward up to "
+        "that module (interventions run on the model's thread)"
+    )
+    if mode == "inference_mode":
+        return (
+            f"{leak}: the rest of the forward cannot use its inference tensors (RuntimeError); "
+            "take it out of the trace"
+        )
+    return (
+        f"{leak}, so the gradient that line {later_line} needs is cut there; drop the `no_grad` "
+        "(use `.detach()` on the value if it must not carry gradients)"
+    )
+
+
+def nnl007(module: str) -> str:
+    return (
+        f"`{module}` is a module, and modules have no `.grad` (AttributeError); read `.grad` on a "
+        f"tensor: its output captured before the backward block (`x = {module}.output`) or a "
+        f"parameter (`{module}.weight.grad`)"
+    )
+
+
 EXPLAIN_POINTER = "Run `nnsight-lint explain {code}` for the full explanation."
 TORCH_ORIGINAL = "torch said: {text}"
 

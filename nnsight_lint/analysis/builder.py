@@ -413,12 +413,7 @@ class _Walker:
                 _bind(self.env, node.target, node.iter, self.origins(node.iter, where), where.loops)
                 if _iter_bound(node.iter, self.trace) is not None:
                     inside = replace(inside, iter=self.iter_loop(node, node.iter, where))
-            target = node.target
-            if _call_attr(node.iter) == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2:
-                target = target.elements[1].value
-            path = _iterated_module_path(node.iter, self._submodules)
-            self.name_submodule(target, path)
-            self.name_model(target, path is not None and self.rooted(_unwrap_iteration(node.iter)))
+            self.name_item(node.target, node.iter)
             from_model = self.from_model(value_events)
             for name in _names_in(node.target):
                 self.bind_name(name, None, where, node, from_model)
@@ -449,6 +444,14 @@ class _Walker:
                 self._submodules.pop(target.value, None)
             else:
                 self._submodules[target.value] = path
+
+    def name_item(self, target: cst.CSTNode, iterated: cst.BaseExpression) -> None:
+        """`for layer in model.transformer.h` (a loop or a comprehension): `layer` is a submodule."""
+        if _call_attr(iterated) == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+            target = target.elements[1].value
+        path = _iterated_module_path(iterated, self._submodules)
+        self.name_submodule(target, path)
+        self.name_model(target, path is not None and self.rooted(_unwrap_iteration(iterated)))
 
     def name_model(self, target: cst.CSTNode, is_model: bool) -> None:
         if isinstance(target, cst.Name):
@@ -548,6 +551,7 @@ class _Walker:
             value_events = len(self.builder.model.events)
             self.expr(clause.iter, where)
             from_model = self.from_model(value_events)
+            self.name_item(clause.target, clause.iter)
             for name in _names_in(clause.target):
                 self.bind_name(name, None, where, clause, from_model)
             for condition in clause.ifs:

@@ -6,5 +6,5 @@ is not a trace for NNL001.
 # runtime-raises: does not require grad
 with model.generate("the cat sat", max_new_tokens=2):
     logits = model.lm_head.output
-    logits.sum().backward()
-    logits.mean().backward()
+    logits.sum().backward()  # expect: NNL005
+    logits.mean().backward()  # expect: NNL005

@@ -9,6 +9,6 @@ import torch
 with torch.no_grad():
     with model.trace() as tracer:
         with tracer.invoke("hello world"):
-            model.lm_head.output.sum().backward()
+            model.lm_head.output.sum().backward()  # expect: NNL005
         with tracer.invoke("the cat sat"):
-            model.lm_head.output.sum().backward()
+            model.lm_head.output.sum().backward()  # expect: NNL005

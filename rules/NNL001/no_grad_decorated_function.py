@@ -10,9 +10,9 @@ import torch
 def attribute(lm):
     with lm.trace() as tracer:
         with tracer.invoke("hello world"):
-            lm.lm_head.output.sum().backward()
+            lm.lm_head.output.sum().backward()  # expect: NNL005
         with tracer.invoke("the cat sat"):
-            lm.lm_head.output.sum().backward()
+            lm.lm_head.output.sum().backward()  # expect: NNL005
 
 
 attribute(model)
