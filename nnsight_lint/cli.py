@@ -283,7 +283,7 @@ def _say_force_excluded(args, settings) -> None:
     named = [args.stdin_filename] if args.paths == ["-"] else [p for p in args.paths if os.path.isfile(p)]
     for path in named:
         if path and settings.is_excluded(path):
-            print(f"nnsight-lint: {path}: excluded by the settings (--force-exclude): not checked", file=sys.stderr)
+            print(f"nnsight-lint: not checked, excluded by the settings (--force-exclude): {path}", file=sys.stderr)
 
 
 def _usage_error(message: str) -> int:
