@@ -2,6 +2,8 @@
 `runner.check_paths` does many."""
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
@@ -19,11 +21,51 @@ class FileResult:
 
 def read_source(path: str) -> Tuple[Optional[bytes], Optional[str]]:
     """(the file's bytes, None), or (None, why it cannot be read)."""
+    data, _, error = read_with_stat(path)
+    return data, error
+
+
+# Never blocks: a FIFO opens at once instead of waiting for a writer, a /proc file that would wait
+# for data fails instead (EAGAIN). Regular files ignore O_NONBLOCK.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+
+
+def read_with_stat(path: str) -> Tuple[Optional[bytes], Optional[os.stat_result], Optional[str]]:
+    """(bytes, the status of the file they were read from, None), or (None, None, why not).
+
+    Only regular files are read: a FIFO, a device or a socket is refused, never opened for a
+    blocking read. The status is taken from the open file before reading; it is None when the file
+    changed while it was read, so that nobody keys what was read to a status it did not have.
+    """
+    from nnsight_lint import messages
+
     try:
-        with open(path, "rb") as handle:
-            return handle.read(), None
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            return None, None, messages.NOT_REGULAR_FILE.format(kind=file_kind(mode))
+        descriptor = os.open(path, _READ_FLAGS)
     except OSError as error:
-        return None, f"cannot read: {error.strerror or error}"
+        return None, None, f"cannot read: {error.strerror or error}"
+    try:
+        with open(descriptor, "rb") as handle:
+            before = os.fstat(descriptor)
+            if not stat.S_ISREG(before.st_mode):  # swapped for a special file since the stat above
+                return None, None, messages.NOT_REGULAR_FILE.format(kind=file_kind(before.st_mode))
+            data = handle.read()
+            after = os.fstat(descriptor)
+    except OSError as error:
+        return None, None, f"cannot read: {error.strerror or error}"
+    unchanged = (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns)
+    return data, before if unchanged else None, None
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    for test, kind in ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 def lint_file(path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
@@ -81,6 +123,7 @@ class FixResult:
     fixed: int = 0
     remaining: List[Diagnostic] = field(default_factory=list)
     error: Optional[str] = None  # set: nothing of this file was fixed or written
+    notice: Optional[str] = None  # fixed, but something the user should know (its owner changed)
 
     @property
     def changed(self) -> bool:
@@ -119,25 +162,26 @@ def fix_bytes(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, 
 
 
 def fix_file(path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False, write: bool = True) -> FixResult:
-    """Fix one file; with `write`, replace it atomically. A file that cannot be written is left as it
-    was and reported with its findings unfixed."""
-    from nnsight_lint.fixing import write_atomically
+    """Fix one file; with `write`, replace it atomically. A file that cannot be written (read-only
+    for this user, or deleted or changed on disk since it was read) is left as it is and reported
+    with its findings unfixed."""
+    from nnsight_lint import messages
+    from nnsight_lint.fixing import WriteRefused, write_atomically
 
-    source, error = read_source(path)
+    source, status, error = read_with_stat(path)
     if error is not None:
         return FixResult(path, error=error)
     result = fix_bytes(source, path, options, unsafe)
     if write and result.error is None and result.data != source:
         try:
-            write_atomically(path, result.data)
-        except OSError as error:
+            if status is None:  # someone was writing it while we read it
+                raise WriteRefused(messages.CHANGED_WHILE_FIXING)
+            result.notice = write_atomically(path, result.data, expected=status)
+        except (OSError, WriteRefused) as error:
             unfixed = lint_text(source, path, options)
-            return FixResult(
-                path,
-                result.before,
-                result.before,
-                source,
-                remaining=unfixed.diagnostics,
-                error=f"cannot write: {error.strerror or error}; the file was left unchanged",
-            )
+            if isinstance(error, WriteRefused):
+                problem = str(error)
+            else:
+                problem = f"cannot write: {error.strerror or error}; the file was left unchanged"
+            return FixResult(path, result.before, result.before, source, remaining=unfixed.diagnostics, error=problem)
     return result

@@ -1,7 +1,12 @@
 """A cache of findings keyed by file content, settings and tool version, so an unchanged file is
 never parsed twice. `.nnsight_lint_cache/` holds one JSON index per (version, settings); a file is
-a hit when its size and mtime match the index (no read), or, failing that, its content hash does.
-A corrupt, foreign or unwritable cache is ignored: the run just does the work.
+a hit when its size, mtime and inode match the index (no read), or, failing that, its content hash
+does. A corrupt, foreign or unwritable cache is ignored: the run just does the work.
+
+An entry is keyed by what was read, never by what is on disk when it is stored: the status comes
+from the open file before its bytes were read (api.read_with_stat). A status is not kept at all
+when the file changed while it was read, or was modified so recently that a write in the same
+mtime tick could follow unseen (git's "racy" files); such a file is hashed again next time.
 """
 from __future__ import annotations
 
@@ -9,13 +14,17 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from typing import Dict, List, Optional
 
 from nnsight_lint import __version__
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 
 CACHE_DIR_NAME = ".nnsight_lint_cache"
-_FORMAT = 1
+_FORMAT = 2
+# Coarser than any file system's mtime resolution (FAT: 2 s): a file modified later than this
+# before it was read may be written again without its mtime changing.
+RACY_NS = 2_000_000_000
 
 
 def content_hash(data: bytes) -> str:
@@ -40,35 +49,39 @@ class Cache:
             pass
         return {}
 
+    # An entry: [status key or None, content digest, encoded diagnostics].
+
     def lookup_by_stat(self, path: str) -> Optional[List[Diagnostic]]:
         entry = self._entries.get(os.path.abspath(path))
-        if entry is None:
+        if entry is None or entry[0] is None:
             return None
         try:
-            stat = os.stat(path)
+            status = os.stat(path)
         except OSError:
             return None
-        if [stat.st_size, stat.st_mtime_ns] != entry[:2]:
+        if _stat_key(status) != entry[0]:
             return None
-        return _decode(path, entry[3])
+        return _decode(path, entry[2])
 
-    def lookup_by_content(self, path: str, digest: str) -> Optional[List[Diagnostic]]:
+    def lookup_by_content(self, path: str, digest: str, status: Optional[os.stat_result]) -> Optional[List[Diagnostic]]:
+        """The findings for bytes with `digest`, read from a file whose status was `status`."""
         entry = self._entries.get(os.path.abspath(path))
-        if entry is None or entry[2] != digest:
+        if entry is None or entry[1] != digest:
             return None
-        self._remember(path, digest, entry[3])  # refresh size and mtime for the next run
-        return _decode(path, entry[3])
+        self._remember(path, digest, entry[2], status)  # refresh the status key for the next run
+        return _decode(path, entry[2])
 
-    def store(self, path: str, digest: str, diagnostics: List[Diagnostic]) -> None:
-        self._remember(path, digest, [_encode(d) for d in diagnostics])
+    def store(self, path: str, digest: str, diagnostics: List[Diagnostic], status: Optional[os.stat_result]) -> None:
+        """Keep `diagnostics` for the bytes with `digest`, read from a file whose status was `status`
+        (None: the bytes belong to no status, e.g. the file changed while it was read)."""
+        self._remember(path, digest, [_encode(d) for d in diagnostics], status)
 
-    def _remember(self, path: str, digest: str, encoded: list) -> None:
-        try:
-            stat = os.stat(path)
-        except OSError:
-            return
-        self._entries[os.path.abspath(path)] = [stat.st_size, stat.st_mtime_ns, digest, encoded]
-        self._dirty = True
+    def _remember(self, path: str, digest: str, encoded: list, status: Optional[os.stat_result]) -> None:
+        entry = [_trusted_key(status), digest, encoded]
+        key = os.path.abspath(path)
+        if self._entries.get(key) != entry:
+            self._entries[key] = entry
+            self._dirty = True
 
     def save(self) -> None:
         if not self._dirty:
@@ -86,6 +99,16 @@ class Cache:
             os.replace(temporary, self._index_path)
         except OSError:
             pass  # a cache that cannot be written is only a slower next run
+
+
+def _stat_key(status: os.stat_result) -> list:
+    return [status.st_size, status.st_mtime_ns, status.st_ino]
+
+
+def _trusted_key(status: Optional[os.stat_result]) -> Optional[list]:
+    if status is None or status.st_mtime_ns >= time.time_ns() - RACY_NS:
+        return None
+    return _stat_key(status)
 
 
 def _encode(d: Diagnostic) -> list:

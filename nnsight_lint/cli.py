@@ -108,9 +108,11 @@ def _check(args) -> int:
         return _usage_error(f"unknown rule code or prefix: {', '.join(unknown)}")
     if args.statistics and args.output_format in ("github", "sarif"):  # a table is no annotation or SARIF log
         return _usage_error(f"--statistics prints a table; it cannot be combined with --output-format {args.output_format}")
-    missing = [p for p in args.paths if p != "-" and not os.path.exists(p)]
-    if missing:
-        return _usage_error("; ".join(f"{p}: no such file or directory" for p in missing))
+    from nnsight_lint.discovery import path_problem
+
+    problems = [f"{p}: {problem}" for p in args.paths if p != "-" for problem in [path_problem(p)] if problem]
+    if problems:
+        return _usage_error("; ".join(problems))
     try:
         args.settings = settings = _settings(args, rules.CODES)
     except ConfigError as error:
@@ -129,7 +131,7 @@ def _check(args) -> int:
         skip = args.force_exclude and args.stdin_filename and settings.is_excluded(name)
         results = [] if skip else [lint_text(sources[name], name, options)]
     else:
-        files = list(settings.files(args.paths, args.force_exclude, notebooks=settings.notebooks))
+        files = list(settings.files(args.paths, args.force_exclude, notebooks=settings.notebooks, on_warning=_warn))
         results = check_paths(files, options, jobs=args.jobs, cache=_cache(args, settings, options))
 
     if args.force_exclude:
@@ -160,7 +162,7 @@ def _fix(args, options) -> int:
         options = args.settings.lint_options(args.stdin_filename)  # with its per-file-ignores
         results = [fix_bytes(sys.stdin.buffer.read(), args.stdin_filename or "-", options, args.unsafe_fixes)]
     else:
-        files = args.settings.files(args.paths, args.force_exclude, notebooks=args.settings.notebooks)
+        files = args.settings.files(args.paths, args.force_exclude, notebooks=args.settings.notebooks, on_warning=_warn)
         results = [fix_file(p, args.settings.lint_options(p), args.unsafe_fixes, write=not args.diff) for p in files]
     report = sys.stderr if stdin and not args.diff else sys.stdout
     if args.diff:
@@ -169,12 +171,22 @@ def _fix(args, options) -> int:
     elif stdin:
         sys.stdout.buffer.write(results[0].data)
     remaining = sorted((d for r in results for d in r.remaining), key=lambda d: d.sort_key())
+    # --diff shows fixes only, but a file it could not parse has none to show: an empty diff would
+    # read as "nothing to fix", so say why on stderr (stdout stays a patch).
+    unparsed = [d for d in remaining if d.code == "NNL000"] if args.diff else []
     if not args.diff:
         report.write(_render(args, remaining))
     report.flush()
+    if unparsed:
+        from nnsight_lint import output
+
+        sys.stderr.write(output.render("concise", unparsed))
     errors = [r for r in results if r.error]
     for result in errors:
         print(f"error: {result.path}: {result.error}", file=sys.stderr)
+    for result in results:
+        if result.notice:
+            _warn(result.path, result.notice)
     fixed = sum(r.fixed for r in results)
     if not args.quiet:
         verb = "Would fix" if args.diff else "Fixed"
@@ -182,7 +194,7 @@ def _fix(args, options) -> int:
     if errors:
         return EXIT_ERROR
     if args.diff:
-        return EXIT_FINDINGS if any(r.changed for r in results) and not args.exit_zero else EXIT_CLEAN
+        return EXIT_FINDINGS if (unparsed or any(r.changed for r in results)) and not args.exit_zero else EXIT_CLEAN
     if args.exit_non_zero_on_fix and any(r.changed for r in results) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
@@ -275,6 +287,10 @@ def _server(args) -> int:
 
         return _usage_error(messages.LSP_MISSING_EXTRA)
     return serve()
+
+
+def _warn(path: str, message: str) -> None:
+    print(f"warning: {path}: {message}", file=sys.stderr)
 
 
 def _say_force_excluded(args, settings) -> None:

@@ -1,11 +1,19 @@
 """Which files to check: walk directories for Python sources, skipping virtualenvs, build output
-and what `.gitignore` files ignore. Files named explicitly are always checked."""
+and what `.gitignore` files ignore. Files named explicitly are always checked.
+
+Only regular files are found: a walk skips FIFOs, devices and sockets (reading one could block
+forever), and skips symbolic link loops with a warning, as ruff does: a link that resolves to
+itself, or a directory link back to a directory above it."""
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from dataclasses import dataclass
-from typing import Iterable, Iterator, List, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+from nnsight_lint import messages
 
 SKIPPED_DIRS = frozenset(
     {".git", ".hg", ".svn", "__pycache__", "build", "dist", "node_modules", ".venv", "venv", ".tox",
@@ -29,15 +37,18 @@ def iter_files(
     suffixes: Tuple[str, ...] = PYTHON_SUFFIXES,
     respect_gitignore: bool = True,
     notebooks: bool = True,
+    on_warning: Optional[Callable[[str, str], None]] = None,
 ) -> Iterator[str]:
     """Files to check, each once, in a stable order (sorted within each directory).
 
-    `notebooks` walks `.ipynb` files too; a file named explicitly is checked either way."""
+    `notebooks` walks `.ipynb` files too; a file named explicitly is checked either way.
+    `on_warning(path, why)` hears of what a walk skipped that the user may not expect (a loop)."""
     if notebooks:
         suffixes = tuple(suffixes) + NOTEBOOK_SUFFIXES
+    warn = (lambda path, why: on_warning(os.path.normpath(path), why)) if on_warning else (lambda path, why: None)
     seen = set()
     for path in paths:
-        found = [path] if not os.path.isdir(path) else _walk(path, suffixes, respect_gitignore)
+        found = [path] if not os.path.isdir(path) else _walk(path, suffixes, respect_gitignore, warn)
         for file in found:
             key = os.path.normpath(file)
             if key not in seen:
@@ -45,14 +56,15 @@ def iter_files(
                 yield key
 
 
-def _walk(root: str, suffixes: Tuple[str, ...], respect_gitignore: bool) -> List[str]:
+def _walk(root: str, suffixes: Tuple[str, ...], respect_gitignore: bool, warn) -> List[str]:
     patterns: List[_Pattern] = list(_inherited_patterns(root)) if respect_gitignore else []
     out: List[str] = []
-    _walk_dir(root, suffixes, respect_gitignore, patterns, out)
+    _walk_dir(root, suffixes, respect_gitignore, patterns, out, warn, {_identity(os.stat(root)): root})
     return out
 
 
-def _walk_dir(directory, suffixes, respect_gitignore, patterns, out) -> None:
+def _walk_dir(directory, suffixes, respect_gitignore, patterns, out, warn, above: Dict[Tuple[int, int], str]) -> None:
+    """`above`: the directories this walk is inside, by (device, inode), so a link back is seen."""
     if respect_gitignore:
         patterns = patterns + _read_gitignore(directory)
     try:
@@ -60,15 +72,62 @@ def _walk_dir(directory, suffixes, respect_gitignore, patterns, out) -> None:
     except OSError:
         return
     for entry in entries:
-        is_dir = entry.is_dir()
+        try:
+            is_dir = entry.is_dir()  # follows links: a link that resolves to itself raises ELOOP
+        except OSError as error:
+            if not (respect_gitignore and _ignored(entry.path, False, patterns)):
+                warn(entry.path, messages.WALK_SKIPPED.format(why=_unfollowable(error)))
+            continue
         if is_dir and (entry.name in SKIPPED_DIRS or _is_virtualenv(entry.path)):
             continue
         if respect_gitignore and _ignored(entry.path, is_dir, patterns):
             continue
         if is_dir:
-            _walk_dir(entry.path, suffixes, respect_gitignore, patterns, out)
-        elif entry.name.endswith(suffixes):
+            try:
+                identity = _identity(entry.stat())
+            except OSError:
+                continue  # gone since it was listed
+            if identity in above:
+                detail = f"it leads back to {above[identity]}, a directory above it"
+                warn(entry.path, messages.WALK_SKIPPED.format(why=messages.SYMLINK_LOOP.format(detail=detail)))
+                continue
+            _walk_dir(entry.path, suffixes, respect_gitignore, patterns, out, warn, {**above, identity: entry.path})
+        elif entry.name.endswith(suffixes) and _regular_or_dangling(entry):
             out.append(entry.path)
+
+
+def _identity(status: os.stat_result) -> Tuple[int, int]:
+    return status.st_dev, status.st_ino
+
+
+def _unfollowable(error: OSError) -> str:
+    if error.errno == errno.ELOOP:
+        return messages.SYMLINK_LOOP.format(detail="too many levels of symbolic links")
+    return f"cannot follow it: {error.strerror or error}"
+
+
+def _regular_or_dangling(entry: os.DirEntry) -> bool:
+    """A regular file (through links), or a dangling link, which reading reports as missing;
+    not a FIFO, device or socket, which a read could wait on forever."""
+    if entry.is_file():  # no system call for a plain file: the directory listing says so
+        return True
+    try:
+        return stat.S_ISREG(entry.stat().st_mode)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
+def path_problem(path: str) -> Optional[str]:
+    """Why a path named on the command line cannot be checked, or None if it exists."""
+    try:
+        os.stat(path)
+        return None
+    except OSError as error:
+        if error.errno == errno.ENOENT:
+            return "no such file or directory"
+        return _unfollowable(error)
 
 
 def _is_virtualenv(path: str) -> bool:

@@ -6,6 +6,7 @@ same way; line endings and every byte outside an edit stay as they were.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 import warnings
 from dataclasses import dataclass, field
@@ -131,33 +132,104 @@ def fix_text(
     return outcome
 
 
-def write_atomically(path: str, data: bytes) -> None:
+class WriteRefused(Exception):
+    """The file was not written, and must not be: it is read-only for this user, or it is no longer
+    the file that was read (deleted or replaced meanwhile). The message says which."""
+
+
+def write_atomically(path: str, data: bytes, expected: Optional[os.stat_result] = None) -> Optional[str]:
     """Replace `path` with `data` so that an interruption leaves either the old or the new file.
 
     The new content goes to a temporary file in the same directory, flushed to disk, then renamed
     over the old one. A symlink is followed (the link stays, its target is rewritten); the file
-    keeps its mode, and its owner when we may set it.
+    keeps its mode, and its owner and group when we may set them. Returns None, or a note on what
+    could not be kept (the owner or group: only root may give a file away).
+
+    Refused (WriteRefused): a file the user may not write, as writing it in place would be (the
+    rename alone would bypass its mode); with `expected` (the status of the file when it was read),
+    a file deleted or replaced since.
     """
+    from nnsight_lint import messages
+
     target = os.path.realpath(path)
     directory = os.path.dirname(target)
-    status = os.stat(target)
+    try:
+        status = os.stat(target)
+    except FileNotFoundError:
+        raise WriteRefused(messages.DELETED_WHILE_FIXING) from None
+    if expected is not None and _identity(status) != _identity(expected):
+        raise WriteRefused(messages.CHANGED_WHILE_FIXING)
+    if not os.access(target, os.W_OK, effective_ids=os.access in os.supports_effective_ids):
+        raise WriteRefused(messages.READ_ONLY.format(mode=oct(stat.S_IMODE(status.st_mode))[2:].zfill(4)))
     handle, temporary = tempfile.mkstemp(dir=directory, prefix=".nnsight-lint-", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        if hasattr(os, "chown"):
-            try:
-                os.chown(temporary, status.st_uid, status.st_gid)
-            except OSError:
-                pass  # not ours to give away: the file now belongs to whoever ran the fix
+        note = _keep_owner(temporary, status)
         os.chmod(temporary, status.st_mode & 0o7777)  # after chown, which may clear set-id bits
+        # Last look before the rename: a file deleted meanwhile stays deleted, one replaced stays.
+        try:
+            now = os.stat(target)
+        except FileNotFoundError:
+            raise WriteRefused(messages.DELETED_WHILE_FIXING) from None
+        if _identity(now) != _identity(expected or status):
+            raise WriteRefused(messages.CHANGED_WHILE_FIXING)
         os.replace(temporary, target)
+        return note
     except BaseException:
         if os.path.lexists(temporary):
             os.unlink(temporary)
         raise
+
+
+def _identity(status: os.stat_result) -> Tuple[int, int, int, int]:
+    """What tells one version of a file from another: which inode, how long, when written."""
+    return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns
+
+
+def _keep_owner(temporary: str, status: os.stat_result) -> Optional[str]:
+    """Give the new file the old one's owner and group; say what could not be kept."""
+    from nnsight_lint import messages
+
+    if not hasattr(os, "chown"):
+        return None
+    try:
+        os.chown(temporary, status.st_uid, status.st_gid)
+        return None
+    except OSError:
+        pass
+    try:
+        os.chown(temporary, -1, status.st_gid)  # a group the user is in may still be kept
+    except OSError:
+        pass
+    now = os.stat(temporary)
+    lost = [what for what, old, new in (("owner", status.st_uid, now.st_uid), ("group", status.st_gid, now.st_gid)) if old != new]
+    if not lost:
+        return None
+    return messages.OWNER_NOT_KEPT.format(
+        what=" and ".join(lost), now=f"{_user(now.st_uid)}:{_group(now.st_gid)}",
+        was=f"{_user(status.st_uid)}:{_group(status.st_gid)}",
+    )
+
+
+def _user(uid: int) -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return str(uid)
+
+
+def _group(gid: int) -> str:
+    try:
+        import grp
+
+        return grp.getgrgid(gid).gr_name
+    except (ImportError, KeyError):
+        return str(gid)
 
 
 def unified_diff(path: str, before: str, after: str) -> str:

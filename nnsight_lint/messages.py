@@ -141,3 +141,13 @@ LSP_MISSING_EXTRA = "the language server needs pygls; install it with `pip insta
 RUNTIME_MISSING_EXTRA = (
     "nnsight_lint.runtime needs nnsight; install it with `pip install 'nnsight-lint[runtime]'`"
 )
+
+# Files that cannot be read, walked or written safely (docs/reliability.md).
+NOT_REGULAR_FILE = "cannot read: {kind}, not a regular file"
+SYMLINK_LOOP = "a symbolic link loop ({detail})"
+WALK_SKIPPED = "{why}; skipped"
+CHANGED_WHILE_FIXING = "the file changed on disk while it was being fixed; it was left as it now is"
+DELETED_WHILE_FIXING = "the file was deleted while it was being fixed; it was not re-created"
+READ_ONLY = "cannot fix: the file is read-only for this user (mode {mode}); the file was left unchanged"
+OWNER_NOT_KEPT = "fixed, but its {what} could not be kept: it is now {now} (was {was})"
+WORKER_CRASHED = "internal error: the parser crashed on this file (its worker process {how}); the other files were checked"

@@ -1,14 +1,23 @@
 """Checking many files fast: cache lookups first, the raw-text pre-filter next, and only the files
 that can hold a finding are parsed, across processes when there are enough of them. Results come
-back in the order the paths were given, identical to a serial run."""
+back in the order the paths were given, identical to a serial run.
+
+A worker process that dies (libcst's native parser can crash on a pathological file) breaks the
+whole process pool; the files it had not answered for are then checked again, each in a process of
+its own, so the crash is pinned to its file and every other file still reports. A serial run has no
+such shield: a crash there ends the run (docs/reliability.md)."""
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from nnsight_lint.api import FileResult, lint_text, read_source
+from nnsight_lint import messages
+from nnsight_lint.api import FileResult, lint_text, read_with_stat
 from nnsight_lint.cache import Cache, content_hash
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, could_have_findings
@@ -31,45 +40,108 @@ def check_paths(
     cache: Optional[Cache] = None,
 ) -> List[FileResult]:
     done: Dict[str, FileResult] = {}
-    to_parse: List[Tuple[str, bytes, Optional[str]]] = []
+    to_parse: List[Tuple[str, bytes, Optional[str], Optional[os.stat_result]]] = []
     for path in paths:
         cached = cache.lookup_by_stat(path) if cache else None
         if cached is not None:
             done[path] = FileResult(path, cached)
             continue
-        data, error = read_source(path)
+        data, status, error = read_with_stat(path)
         if error is not None:
             done[path] = FileResult(path, error=error)
             continue
+        if status is not None and status.st_size != len(data):
+            status = None  # a file whose size says nothing of its content (/proc): no status key
         digest = content_hash(data) if cache else None
-        cached = cache.lookup_by_content(path, digest) if cache else None
+        cached = cache.lookup_by_content(path, digest, status) if cache else None
         if cached is not None:
             done[path] = FileResult(path, cached)
         elif path.endswith(NOTEBOOK_SUFFIXES) or could_have_findings(data, options):
             # A notebook is always read: its JSON is cheap to check, and invalid JSON is NNL000.
-            to_parse.append((path, data, digest))
+            to_parse.append((path, data, digest, status))
         else:
             done[path] = FileResult(path, [])
             if cache:
-                cache.store(path, digest, [])
+                cache.store(path, digest, [], status)
 
-    for (path, _, digest), result in zip(to_parse, _lint_all(to_parse, options, jobs)):
+    for (path, _, digest, status), result in zip(to_parse, _lint_all(to_parse, options, jobs)):
         done[path] = result
         if cache and result.error is None:
-            cache.store(path, digest, result.diagnostics)
+            cache.store(path, digest, result.diagnostics, status)
     if cache:
         cache.save()
     return [done[path] for path in paths]
 
 
 def _lint_all(to_parse, options: LintOptions, jobs: Optional[int]) -> List[FileResult]:
-    sources, paths = [data for _, data, _ in to_parse], [path for path, _, _ in to_parse]
+    sources, paths = [item[1] for item in to_parse], [item[0] for item in to_parse]
     jobs = jobs or default_jobs()
     if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
         return [lint_text(source, path, options) for source, path in zip(sources, paths)]
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     workers = min(jobs, len(paths))
+    results: List[Optional[FileResult]] = [None] * len(paths)
+    chunk = max(1, len(paths) // (workers * 4))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        chunk = max(1, len(paths) // (workers * 4))
-        return list(pool.map(lint_text, sources, paths, [options] * len(paths), chunksize=chunk))
+        starts = range(0, len(paths), chunk)
+        futures = [pool.submit(_lint_chunk, sources[s : s + chunk], paths[s : s + chunk], options) for s in starts]
+        for start, future in zip(starts, futures):
+            try:
+                results[start : start + chunk] = future.result()
+            except BrokenProcessPool:
+                pass  # a worker died: this chunk is checked again below, one process per file
+    unanswered = [i for i, result in enumerate(results) if result is None]
+    isolated = _lint_isolated([(sources[i], paths[i]) for i in unanswered], options, workers, context)
+    for i, result in zip(unanswered, isolated):
+        results[i] = result
+    return results
+
+
+def _lint_chunk(sources: List[bytes], paths: List[str], options: LintOptions) -> List[FileResult]:
+    return [lint_text(source, path, options) for source, path in zip(sources, paths)]
+
+
+def _lint_isolated(items: List[Tuple[bytes, str]], options: LintOptions, workers: int, context) -> List[FileResult]:
+    """Each file in a process of its own, `workers` at a time: a process that dies before it
+    answers names the file that killed it."""
+    results: List[Optional[FileResult]] = [None] * len(items)
+    if items and context.get_start_method() == "fork":
+        import libcst  # noqa: F401  once here, not once in every forked child
+
+    waiting = list(reversed(range(len(items))))
+    running: Dict[multiprocessing.connection.Connection, Tuple[int, multiprocessing.process.BaseProcess]] = {}
+    while waiting or running:
+        while waiting and len(running) < workers:
+            index = waiting.pop()
+            receiver, sender = context.Pipe(duplex=False)
+            process = context.Process(target=_lint_into, args=(sender, *items[index], options), daemon=True)
+            process.start()
+            sender.close()  # ours: the receiver then sees end-of-file when the child dies
+            running[receiver] = (index, process)
+        for receiver in multiprocessing.connection.wait(list(running)):
+            index, process = running.pop(receiver)
+            try:
+                results[index] = receiver.recv()
+            except Exception:  # end-of-file or half a message: the process died before it answered
+                pass
+            receiver.close()
+            process.join()
+            if results[index] is None:
+                how = messages.WORKER_CRASHED.format(how=_how_it_ended(process.exitcode))
+                results[index] = FileResult(items[index][1], error=how)
+    return results
+
+
+def _lint_into(sender, source: bytes, path: str, options: LintOptions) -> None:
+    sender.send(lint_text(source, path, options))
+    sender.close()
+
+
+def _how_it_ended(exitcode: Optional[int]) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"was killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"was killed by signal {-exitcode}"
+    return f"exited with status {exitcode}"

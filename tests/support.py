@@ -19,9 +19,9 @@ with model.trace() as tracer:
 TWO_INVOKES_FIXED = TWO_INVOKES.replace(".backward()\n    with", ".backward(retain_graph=True)\n    with")
 
 
-def run_cli(*args, cwd=None, stdin=None, preexec_fn=None) -> subprocess.CompletedProcess:
+def run_cli(*args, cwd=None, stdin=None, preexec_fn=None, timeout=None) -> subprocess.CompletedProcess:
     """`python -m nnsight_lint ARGS` as a real process; `stdin` is text or bytes, and stdout and
-    stderr come back as the same kind."""
+    stderr come back as the same kind. `timeout` (seconds) turns a hang into a failure."""
     return subprocess.run(
         [sys.executable, "-m", "nnsight_lint", *args],
         cwd=cwd,
@@ -30,4 +30,5 @@ def run_cli(*args, cwd=None, stdin=None, preexec_fn=None) -> subprocess.Complete
         text=not isinstance(stdin, bytes),
         env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"},
         preexec_fn=preexec_fn,
+        timeout=timeout,
     )
