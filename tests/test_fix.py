@@ -163,10 +163,12 @@ def fixed_corpus(tmp_path_factory):
     directory = tmp_path_factory.mktemp("corpus")
     for case in CASES:
         (directory / case.name).write_bytes(case.read_bytes())
-    first = run_cli("check", "--fix", ".", cwd=directory)
+    # NNL001's corpus: other rules' findings there (NNL005 on generate/no_grad traces) have no fix.
+    only = ("--select", "NNL001")
+    first = run_cli("check", "--fix", *only, ".", cwd=directory)
     after_first = {p.name: p.read_bytes() for p in directory.iterdir()}
-    second = run_cli("check", "--fix", ".", cwd=directory)
-    recheck = run_cli("check", "--no-cache", ".", cwd=directory)
+    second = run_cli("check", "--fix", *only, ".", cwd=directory)
+    recheck = run_cli("check", "--no-cache", *only, ".", cwd=directory)
     return SimpleNamespace(directory=directory, first=first, second=second, recheck=recheck, after_first=after_first)
 
 
