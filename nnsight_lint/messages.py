@@ -151,3 +151,90 @@ DELETED_WHILE_FIXING = "the file was deleted while it was being fixed; it was no
 READ_ONLY = "cannot fix: the file is read-only for this user (mode {mode}); the file was left unchanged"
 OWNER_NOT_KEPT = "fixed, but its {what} could not be kept: it is now {now} (was {was})"
 WORKER_CRASHED = "internal error: the parser crashed on this file (its worker process {how}); the other files were checked"
+
+
+# -- NNL1xx: values across trace and invoke boundaries; NNL3xx: legacy API ---------------------
+
+NNL101_TITLE = "a value bound inside a trace is read after it without `.save()`"
+NNL102_TITLE = "a value bound inside an invoke is read by the trace body, before the invoke runs"
+NNL103_TITLE = "a later invoke reads an earlier invoke's value before that value exists"
+NNL104_TITLE = "a saved activation is edited in place later in the trace, and the saved value shows it"
+NNL105_TITLE = "`.save()` / `nnsight.save()` where no trace is running"
+NNL301_TITLE = "nnsight API that version 0.5+ removed or changed"
+
+
+def nnl101(name: str, read_line: int, had_old_value: bool) -> str:
+    after = (
+        "keeps the value it had before the trace" if had_old_value else "is undefined (NameError)"
+    )
+    return (
+        f"`{name}` is assigned inside the trace but not saved, so after the `with` block (read on "
+        f"line {read_line}) it {after}; only saved values leave a trace: add `.save()`"
+    )
+
+
+def nnl102(name: str, invoke_line: int, helper_return: bool) -> str:
+    where = "returned by the helper that opens it" if helper_return else "read in the trace body"
+    return (
+        f"`{name}` is bound inside the invoke on line {invoke_line}, and invoke bodies run when the "
+        f"trace exits, after the trace body: here it is {where} before the invoke has run "
+        "(NameError, or its old value); read it after the trace, or inside a later invoke"
+    )
+
+
+def nnl103(name: str, made_line: int, why: str) -> str:
+    return (
+        f"`{name}` is made by an earlier invoke (line {made_line}), but this invoke reads it {why}, "
+        f"before that invoke has bound it (NameError); read this invoke's own module first "
+        f"(`x = model.<module>.output`, then use `{name}`), or call a `tracer.barrier(2)` in both invokes"
+    )
+
+
+NNL103_BEFORE_MODULE = "before waiting on any module"
+
+
+def nnl103_later_module(made_at: str, reached: str) -> str:
+    return f"after `{reached}`, while the earlier invoke makes it at `{made_at}`, later in the forward"
+
+
+def nnl104(edit_line: int) -> str:
+    return (
+        f"`.save()` keeps a reference, not a copy: the in-place edit on line {edit_line} changes the same "
+        "storage, so the saved value shows the edit; save `.clone()` to keep the value as it was"
+    )
+
+
+def nnl105(raises: str) -> str:
+    return (
+        "`.save()` marks a value to leave the enclosing trace, but no trace is running here "
+        f"({raises}); move the save into the `with model.trace(...)` block"
+    )
+
+
+NNL301_VALUE = (
+    "`.value` is the nnsight <= 0.3 proxy API: since 0.4 a saved name is the value itself "
+    "(AttributeError: no attribute 'value'); drop `.value`"
+)
+NNL301_VALUE_CONTAINER = (
+    "`.value` is the nnsight <= 0.4 proxy API: since 0.5 a saved value is the tensor itself "
+    "(AttributeError: no attribute 'value'); drop `.value`"
+)
+NNL301_NEXT = (
+    "`.next()` was removed in nnsight 0.8 (AttributeError); walk generation steps with "
+    "`for step in tracer.iter[...]:`"
+)
+NNL301_APPLY = (
+    "`tracer.apply(fn, ...)` was removed in nnsight 0.5 (AttributeError); the trace body is real "
+    "Python: call `fn(...)` directly"
+)
+NNL301_FORWARD = (
+    "`model.forward(inference=...)` is the nnsight 0.1 runner; since 0.2 write "
+    "`with model.trace(...) as tracer:` (with `tracer.invoke(...)` per input)"
+)
+
+
+def nnl301_module_function(function: str, replacement: str) -> str:
+    return (
+        f"`{function}()` was removed from nnsight (AttributeError: module 'nnsight' has no attribute); "
+        f"{replacement}"
+    )

@@ -569,8 +569,9 @@ class _Walker:
             callee = "." + node.func.attr.value
         self.emit(EventKind.CALL, node, where, name=callee, base=node.func)
         if self.is_save(node, where):
-            saved = node.func.value if type(node.func) is cst.Attribute and node.func.attr.value == "save" else (
-                node.args[0].value if node.args else None)
+            # `x.save()` saves `x`; `nnsight.save(x)` (any spelling of the function) saves its argument.
+            saved = node.args[0].value if node.args else (
+                node.func.value if type(node.func) is cst.Attribute else None)
             self.emit(EventKind.SAVE, node, where, base=saved)
         if self.trace is None:
             return

@@ -13,5 +13,3 @@ def add_prompt(tracer, prompt):
 
 with model.trace() as tracer:
     states = [add_prompt(tracer, p) for p in ("hello world", "the cat")]
-
-print([s.shape for s in states])

@@ -1,0 +1,91 @@
+"""Where values go across trace and invoke boundaries: questions the NNL1xx rules ask of the
+events (`FileModel.events`), answered in one place.
+
+A trace hands back only what was saved, and only when its outermost context (the trace, or the
+session it runs in) exits; invoke bodies run after their trace's body. These helpers name the
+outermost context of an event and find a name's bindings and reads in evaluation order.
+"""
+from __future__ import annotations
+
+from typing import Dict, Iterator, List, Optional, Tuple, Union
+
+import libcst as cst
+
+from nnsight_lint.analysis.model import Event, EventKind, FileModel, Session, Trace, Where
+
+Context = Union[Trace, Session]
+NAME_EVENTS = (EventKind.READ, EventKind.BIND, EventKind.DELETE)
+
+
+def root_trace(trace: Trace) -> Trace:
+    while trace.parent is not None:
+        trace = trace.parent
+    return trace
+
+
+def outermost(model: FileModel, where: Where) -> Optional[Context]:
+    """The trace or session whose exit hands values back to the code around it (None: outside)."""
+    if where.session is not None:
+        return next((s for s in model.sessions if s.node is where.session), None)
+    return root_trace(where.trace) if where.trace is not None else None
+
+
+def outermost_contexts(model: FileModel) -> List[Context]:
+    """Sessions, and traces opened outside any session and any other trace."""
+    traces = [t for t in model.traces if t.parent is None and t.session is None]
+    return [*model.sessions, *traces]
+
+
+def context_scope(model: FileModel, context: Context) -> Optional[object]:
+    """The lexical scope the context's `with` statement is written in."""
+    if isinstance(context, Trace):
+        return context.where.scope if context.where is not None else None
+    inner = next((t for t in model.traces if t.session is context.node and t.where is not None), None)
+    if inner is not None:
+        return inner.where.scope
+    first = next((e for e in model.events if context.start < e.order < context.end and not e.where.helper), None)
+    return first.where.scope if first is not None else None
+
+
+def is_comprehension_target(event: Event) -> bool:
+    return event.kind is EventKind.BIND and isinstance(event.statement, cst.CompFor)
+
+
+def own_name_events(model: FileModel, scope: object, since: int, until: Optional[int] = None) -> Iterator[Event]:
+    """READ/BIND/DELETE events of code written in `scope` itself (not in an inlined helper), in
+    evaluation order, between the two orders."""
+    for event in model.events:
+        if event.order <= since or (until is not None and event.order >= until):
+            continue
+        if event.kind in NAME_EVENTS and event.where.scope is scope and not event.where.helper:
+            yield event
+
+
+def saved_names(model: FileModel, start: int, end: int) -> Dict[str, List[int]]:
+    """Names saved by a `x.save()` / `nnsight.save(x)` whose argument is the bare name: name -> orders."""
+    found: Dict[str, List[int]] = {}
+    for event in model.events:
+        if event.kind is EventKind.SAVE and start < event.order < end and isinstance(event.base, cst.Name):
+            found.setdefault(event.base.value, []).append(event.order)
+    return found
+
+
+def helper_saves(model: FileModel, call: cst.Call) -> Optional[bool]:
+    """For a call of a same-file helper inlined at this call site: does the helper save anything?
+    None when the call was not inlined (a function the analysis cannot see)."""
+    inlined = False
+    for event in model.events:
+        if call in event.where.helper:
+            inlined = True
+            if event.kind is EventKind.SAVE:
+                return True
+    return False if inlined else None
+
+
+def first_after(events: Iterator[Event], name: str) -> Optional[Event]:
+    """The first event about `name` (read, bind or delete) among `events`."""
+    return next((e for e in events if e.name == name), None)
+
+
+def span_orders(context: Context) -> Tuple[int, int]:
+    return context.start, context.end
