@@ -369,7 +369,7 @@ def test_diff_of_a_file_it_cannot_parse_says_so_and_exits_1(tmp_path):
 def test_a_file_deleted_while_it_is_fixed_is_not_recreated(tmp_path):
     """Deleted after --fix read it and before it wrote it back. The read is seen through the
     file's access time (relatime updates it once it is older than the modification time)."""
-    path = write(tmp_path / "big.py", TWO_INVOKES * 100)  # a tenth of a second of fixing, or more
+    path = write(tmp_path / "big.py", TWO_INVOKES * 200)  # fixing it takes a good fraction of a second
     os.utime(path, (time.time() - 7200, time.time() - 3600))  # atime before mtime
     before = path.stat().st_atime_ns
     process = subprocess.Popen(
