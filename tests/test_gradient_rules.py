@@ -1,0 +1,37 @@
+"""The gradient family (NNL002-NNL007) beyond its case folders: where NNL004's fix applies, and
+messages that depend on the nnsight the code targets."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from nnsight_lint.engine import LintOptions, lint_source
+from nnsight_lint.fixing import apply_fixes
+from tests.case_runner import run_case
+from tests.tiny_model import tiny_model
+
+CASES = Path(__file__).resolve().parent.parent / "rules"
+
+
+def findings(source: str, code: str, **options):
+    return [d for d in lint_source(source, "x.py", LintOptions(select=(code,), **options)) if d.code == code]
+
+
+def test_nnl004_hoists_a_capture_that_opens_the_backward_body_and_the_result_runs(tmp_path):
+    case = CASES / "NNL004" / "input_read_inside_backward.py"
+    source = case.read_text(encoding="utf-8")
+    (finding,) = findings(source, "NNL004")
+    assert finding.fix is not None and finding.fix.safe
+    fixed, applied = apply_fixes(source, [finding.fix])
+    assert applied == 1
+    assert "    block_in = model.transformer.h[1].input  # expect: NNL004\n    with model.lm_head" in fixed
+    assert findings(fixed, "NNL004") == []
+    program = tmp_path / case.name
+    program.write_text(fixed.replace("# runtime-raises:", "# was:"), encoding="utf-8")
+    run_case(program, tiny_model())  # the capture now runs in the forward: clean
+
+
+def test_nnl004_offers_no_fix_when_the_capture_would_come_after_a_later_module():
+    # The loss was taken from lm_head before the block: reading h[1] there would be out of order.
+    source = (CASES / "NNL004" / "output_read_inside_backward.py").read_text(encoding="utf-8")
+    (finding,) = findings(source, "NNL004")
+    assert finding.fix is None
