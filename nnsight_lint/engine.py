@@ -22,6 +22,7 @@ class LintOptions:
     trace_names: Tuple[str, ...] = ("trace",)
     target_version: Tuple[int, int] = NEWEST  # the nnsight the code is written for
     report_deliberate_errors: bool = False  # also inside `pytest.raises` / a `try` that catches it
+    honour_noqa: bool = True  # the runtime hook explains an error even where `# noqa` hid its finding
 
 
 DEFAULT_OPTIONS = LintOptions()
@@ -178,7 +179,9 @@ def check_module(
     found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
     if found and not options.report_deliberate_errors:
         found = [d for d in found if not context.deliberate(d.code, d.start)]
-    return sorted(without_noqa(found, context.lines), key=Diagnostic.sort_key)
+    if options.honour_noqa:
+        found = without_noqa(found, context.lines)
+    return sorted(found, key=Diagnostic.sort_key)
 
 
 def without_noqa(diagnostics: Iterable[Diagnostic], lines: Sequence[str]) -> List[Diagnostic]:

@@ -152,6 +152,19 @@ READ_ONLY = "cannot fix: the file is read-only for this user (mode {mode}); the 
 OWNER_NOT_KEPT = "fixed, but its {what} could not be kept: it is now {now} (was {was})"
 WORKER_CRASHED = "internal error: the parser crashed on this file (its worker process {how}); the other files were checked"
 
+# The runtime re-telling of an error a rule predicts (`nnsight_lint.retelling`).
+RETOLD_AT = "nnsight-lint {code} ({name}) at {where} explains this error."
+ORIGINAL_ERROR = "The original error: {text}"
+
+
+def grad_order_runtime(name, line: int) -> str:
+    """An out-of-order `.grad` read the linter could not decide statically (NNL003's situation)."""
+    tensor = f"`{name}.grad`" if name else "this `.grad`"
+    return (
+        f"{tensor} (line {line}) is read after the `.grad` of a tensor captured earlier in the forward, "
+        f"but inside one backward block gradients arrive in REVERSE forward order: read {tensor} first"
+    )
+
 
 # -- NNL1xx: values across trace and invoke boundaries; NNL3xx: legacy API ---------------------
 

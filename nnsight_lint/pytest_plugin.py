@@ -5,6 +5,8 @@ the ini option `nnsight_lint_runtime = false` to keep it loaded but off.
 """
 from __future__ import annotations
 
+import pytest
+
 INI = "nnsight_lint_runtime"
 
 
@@ -28,3 +30,13 @@ def pytest_configure(config):
         except ImportError as error:  # no nnsight: say how to get it, not an INTERNALERROR traceback
             raise pytest.UsageError(str(error)) from None
         config.add_cleanup(runtime.uninstall)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test's error that a rule explains is reported in the rule's words (`retelling`)."""
+    if call.excinfo is not None and item.config.getini(INI):
+        from nnsight_lint.retelling import retell
+
+        retell(call.excinfo.value)
+    yield

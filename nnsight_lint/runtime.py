@@ -56,7 +56,8 @@ class _Freed(NamedTuple):
 
 
 def install() -> None:
-    """Patch `torch.autograd.backward` and `torch.autograd.grad`; calling it again does nothing."""
+    """Patch `torch.autograd.backward` and `torch.autograd.grad`, and re-tell the errors other rules
+    predict when they escape a script (`sys.excepthook`); calling it again does nothing."""
     if _originals:
         return
     try:
@@ -69,6 +70,8 @@ def install() -> None:
     _originals["grad"] = autograd.grad
     autograd.backward = _wrap(autograd.backward, "backward()")
     autograd.grad = _wrap(autograd.grad, "torch.autograd.grad()")
+    _originals["excepthook"] = sys.excepthook
+    sys.excepthook = _excepthook
 
 
 def uninstall() -> None:
@@ -78,6 +81,9 @@ def uninstall() -> None:
         return
     import torch
 
+    excepthook = _originals.pop("excepthook", None)
+    if excepthook is not None and sys.excepthook is _excepthook:
+        sys.excepthook = excepthook
     for name, original in _originals.items():
         current = getattr(torch.autograd, name)
         if getattr(current, "__wrapped__", None) is original:
@@ -100,6 +106,14 @@ def installed() -> Iterator[None]:
     finally:
         if not was:
             uninstall()
+
+
+def _excepthook(kind, error, traceback) -> None:
+    """An uncaught error that a rule explains is printed in the rule's words (`retelling`)."""
+    from nnsight_lint.retelling import retell
+
+    retell(error)
+    (_originals.get("excepthook") or sys.__excepthook__)(kind, error, traceback)
 
 
 # --- the wrapper --------------------------------------------------------------------------------

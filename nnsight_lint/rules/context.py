@@ -32,7 +32,7 @@ class RuleContext:
         self.target_version = target_version
         self._anchors = anchors
         self._positions: Optional[Positions] = None
-        self._demos: Optional[Demos] = None
+        self._demos: Union[None, bool, Demos] = None  # False: the text holds no such code
 
     def deliberate(self, code: str, at: Union[cst.CSTNode, Position]) -> bool:
         """Is `at` inside code that shows the rule's error on purpose: a `pytest.raises(...)` block or
@@ -42,8 +42,11 @@ class RuleContext:
         if self._demos is None:
             # Looking costs every node's position: only when the text can hold such code at all.
             if not any(_DEMO_WORDS.search(line) for line in self.lines):
-                return False
-            self._demos = Demos(self.module, self.span)
+                self._demos = False
+            else:
+                self._demos = Demos(self.module, self.span)
+        if self._demos is False:
+            return False
         where = at if isinstance(at, Position) else self.span(at)[0]
         return self._demos.catches(where, getattr(rules.rule(code), "RAISES", ()))
 

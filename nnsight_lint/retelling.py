@@ -1,0 +1,166 @@
+"""An nnsight error, told in the words of the rule that predicts it.
+
+Many nnsight mistakes fail far from their cause or in nnsight's own terms: an `OutOfOrderError`
+naming a tensor `id()`, a `NameError` after the trace for a value that was never saved. When such
+an error escapes (to the pytest plugin, the IPython extension, or `sys.excepthook` in a script
+with `nnsight_lint.runtime.install()`), the file it came from is linted on the spot, with every
+rule, `# noqa` ignored and deliberate demos included, and a finding that explains it becomes the
+error's first line, so the run time and the linter say the same thing. The error keeps its type,
+its traceback and, after the explanation, its original text.
+
+A finding explains an error when its rule predicts that error's class (`RAISES`) and it sits on a
+line of the traceback in that file, or, for a `NameError`, on a line that names the missing name.
+NNL001's freed-graph error has its own, richer path (`nnsight_lint.runtime`).
+"""
+from __future__ import annotations
+
+import linecache
+import os
+import re
+from types import TracebackType
+from typing import Dict, List, Optional, Tuple
+
+from nnsight_lint import messages
+
+_MARK = "_nnsight_lint_retold"
+_MACHINERY = frozenset({"torch", "nnsight", "nnsight_lint", "transformers", "contextlib", "threading", "runpy"})
+_GRAD_ID = re.compile(r"'(\d+)\.grad\.i\d+' was requested")
+_MAX_FILES = 3
+_NAME_IN_TEXT = re.compile(r"(?:local variable|name) '(\w+)'")
+
+
+def retell(error: BaseException) -> bool:
+    """Rewrite `error`'s message in place when a rule explains it; True when it did. Never raises."""
+    if getattr(error, _MARK, False) or not error.args and not isinstance(error, NameError):
+        return False
+    try:
+        text = _explanation(error)
+    except Exception:  # noqa: BLE001  (the hook's own trouble must never hide the user's error)
+        return False
+    if text is None:
+        return False
+    original = str(error)
+    error.args = (f"{text}\n\n{messages.ORIGINAL_ERROR.format(text=original)}",)
+    try:
+        setattr(error, _MARK, True)
+    except AttributeError:
+        pass
+    return True
+
+
+def _explanation(error: BaseException) -> Optional[str]:
+    frames = _user_frames(error.__traceback__)
+    names = {kind.__name__ for kind in type(error).__mro__}
+    missing = _missing_name(error) if isinstance(error, NameError) else None
+    lines_by_file: Dict[str, List[int]] = {}
+    for path, line, _ in reversed(frames):  # innermost first
+        lines_by_file.setdefault(path, []).append(line)
+    for path in list(lines_by_file)[:_MAX_FILES]:
+        finding = _explaining(path, lines_by_file[path], names, missing)
+        if finding is not None:
+            return _told(finding)
+    return _grad_order(error, frames)
+
+
+def _missing_name(error: NameError) -> Optional[str]:
+    """The name a NameError is about (`UnboundLocalError` sets no `.name`: read it off the text)."""
+    if getattr(error, "name", None):
+        return error.name
+    match = _NAME_IN_TEXT.search(str(error))
+    return match.group(1) if match else None
+
+
+def _user_frames(tb: Optional[TracebackType]) -> List[Tuple[str, int, object]]:
+    """(file, line, frame) of the traceback's frames in the user's own files, outermost first."""
+    found = []
+    while tb is not None:
+        frame = tb.tb_frame
+        module = (frame.f_globals.get("__name__") or "").partition(".")[0]
+        path = frame.f_code.co_filename
+        if module not in _MACHINERY and not path.startswith("<frozen"):
+            found.append((path, tb.tb_lineno, frame))
+        tb = tb.tb_next
+    return found
+
+
+def _explaining(path: str, lines: List[int], names, missing: Optional[str]):
+    source = _source(path)
+    if source is None:
+        return None
+    from nnsight_lint import rules
+    from nnsight_lint.engine import LintOptions, lint_source
+
+    options = LintOptions(
+        select=tuple(code for code in rules.CODES if code not in ("NNL000", "NNL001")),
+        target_version=_installed_version(),
+        report_deliberate_errors=True,
+        honour_noqa=False,
+    )
+    candidates = [
+        d for d in lint_source(source, path, options)
+        if set(getattr(rules.rule(d.code), "RAISES", ())) & names
+    ]
+    for diagnostic in candidates:
+        if diagnostic.line in lines:
+            return diagnostic
+    if missing:
+        word = re.compile(rf"\b{re.escape(missing)}\b")
+        source_lines = source.splitlines()
+        for diagnostic in candidates:
+            if diagnostic.line <= len(source_lines) and word.search(source_lines[diagnostic.line - 1]):
+                return diagnostic
+    return None
+
+
+def _told(diagnostic) -> str:
+    from nnsight_lint import rules
+
+    where = f"{diagnostic.path}:{diagnostic.line}"
+    return "\n\n".join(
+        [
+            diagnostic.message,
+            messages.RETOLD_AT.format(code=diagnostic.code, name=rules.rule(diagnostic.code).NAME, where=where),
+            messages.EXPLAIN_POINTER.format(code=diagnostic.code),
+        ]
+    )
+
+
+def _grad_order(error: BaseException, frames) -> Optional[str]:
+    """nnsight names a gradient read out of order only by the tensor's `id()`: find the variable in
+    the failing frame (the linter could not decide the order, e.g. a computed index)."""
+    match = _GRAD_ID.search(str(error))
+    if match is None or not frames:
+        return None
+    path, line, frame = frames[-1]
+    ident = int(match.group(1))
+    for scope in (frame.f_locals, frame.f_globals):
+        for name, value in scope.items():
+            if id(value) == ident:
+                return "\n\n".join(
+                    [messages.grad_order_runtime(name, line), messages.EXPLAIN_POINTER.format(code="NNL003")]
+                )
+    return "\n\n".join([messages.grad_order_runtime(None, line), messages.EXPLAIN_POINTER.format(code="NNL003")])
+
+
+def _source(path: str) -> Optional[str]:
+    lines = linecache.getlines(path)
+    if lines:
+        return "".join(lines)
+    if os.path.isfile(path):
+        try:
+            with open(path, "rb") as handle:
+                return handle.read().decode("utf-8", "replace")
+        except OSError:
+            return None
+    return None
+
+
+def _installed_version() -> Tuple[int, int]:
+    from nnsight_lint import versions
+
+    try:
+        import nnsight
+
+        return versions.parse(".".join(nnsight.__version__.split(".")[:2]))
+    except Exception:  # noqa: BLE001
+        return versions.NEWEST

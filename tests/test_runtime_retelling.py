@@ -1,0 +1,167 @@
+"""The runtime re-telling (`nnsight_lint.retelling`): an error a rule predicts, escaping to pytest,
+IPython or a script's excepthook, is told in the rule's words; every other error is left alone.
+Real nnsight 0.8, the tiny model, the rule corpus's own failing cases: no mocks.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from nnsight_lint import messages, rules
+from nnsight_lint.engine import LintOptions, lint_source
+from nnsight_lint.retelling import retell
+from tests.case_runner import run_case
+from tests.test_rule_cases import expected_findings
+from tests.test_rule_family_cases_runtime import headers
+from tests.tiny_model import tiny_model
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+
+
+def _failing_cases():
+    """Cases that fail at run time and carry a marker of a registered rule (NNL001 has its own hook)."""
+    found = []
+    for path in sorted(ROOT.glob("rules/NNL*/*.py")):
+        source = path.read_text(encoding="utf-8")
+        found_headers = headers(source)
+        codes = {code for _, code in expected_findings(source) if code in rules.CODES and code != "NNL001"}
+        if codes and "runtime-raises" in found_headers and "runtime" not in found_headers and "target-version" not in found_headers:
+            found.append(path)
+    return found
+
+
+FAILING = _failing_cases()
+
+
+@pytest.fixture
+def model():
+    lm = tiny_model()
+    yield lm
+    for parameter in lm.parameters():
+        parameter.grad = None
+
+
+def _raised(path: Path, model) -> BaseException:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            run_case(path, model)
+        except BaseException as error:  # noqa: BLE001
+            return error
+    raise AssertionError(f"{path.name} ran clean")
+
+
+@pytest.mark.parametrize("path", FAILING, ids=[f"{p.parent.name}/{p.stem}" for p in FAILING])
+def test_a_predicted_error_is_told_in_the_rules_words(path: Path, model):
+    """Its first line is the message the linter prints for the same code; the original text stays."""
+    error = _raised(path, model)
+    original = str(error)
+    assert retell(error), f"not re-told: {type(error).__name__}: {original}"
+    told = str(error)
+    source = path.read_text(encoding="utf-8")
+    options = LintOptions(select=rules.CODES, report_deliberate_errors=True, honour_noqa=False)
+    linted = {d.message for d in lint_source(source, str(path), options)}
+    assert told.splitlines()[0] in linted
+    assert told.endswith(messages.ORIGINAL_ERROR.format(text=original))
+    assert not retell(error), "re-telling twice"
+
+
+def test_an_unrelated_error_is_left_alone(tmp_path, model):
+    program = tmp_path / "unrelated.py"
+    program.write_text('"""An error no rule predicts."""\nwith model.trace("hello world"):\n    h = model.transformer.h[0].output.save()\nraise ValueError("mine")\n')
+    error = _raised(program, model)
+    assert not retell(error)
+    assert error.args == ("mine",)
+
+
+def test_an_out_of_order_grad_the_linter_cannot_decide_names_the_variable(tmp_path, model):
+    """nnsight names the tensor only by its id(); the frame knows its name."""
+    program = tmp_path / "computed_order.py"
+    program.write_text(
+        '"""Layers captured in forward order, read in an order computed at run time."""\n'
+        "order = [0, 1]\n"
+        'with model.trace("the cat ran"):\n'
+        "    hs = [model.transformer.h[i].output for i in order]\n"
+        "    with model.lm_head.output.sum().backward():\n"
+        "        first = hs[order[0]]\n"
+        "        second = hs[order[1]]\n"
+        "        g0 = first.grad.save()\n"
+        "        g1 = second.grad.save()\n"
+    )
+    error = _raised(program, model)
+    assert retell(error)
+    assert str(error).splitlines()[0] == messages.grad_order_runtime("second", 9)
+
+
+SCRIPT = """\
+import runpy, sys
+sys.path.insert(0, {root!r})
+from tests.tiny_model import tiny_model
+import nnsight_lint.runtime
+nnsight_lint.runtime.install()
+runpy.run_path({case!r}, {{"model": tiny_model()}}, run_name="__main__")
+"""
+
+
+def test_a_script_with_the_hook_prints_the_rules_words(tmp_path):
+    case = ROOT / "rules" / "NNL003" / "attn_then_mlp_same_block.py"
+    script = tmp_path / "script.py"
+    script.write_text(SCRIPT.format(root=str(ROOT), case=str(case)))
+    done = subprocess.run([sys.executable, "-W", "ignore", str(script)], capture_output=True, text=True,
+                          timeout=300, env=ENV)
+    assert done.returncode == 1
+    last = [line for line in done.stderr.splitlines() if "OutOfOrderError" in line][-1]
+    assert "gradients arrive in REVERSE forward order" in last or re.search(r"NNL003|`\w+\.grad`", last), done.stderr
+    assert "The original error: '" in done.stderr
+
+
+def test_the_pytest_plugin_reports_the_rules_words(tmp_path):
+    case = ROOT / "rules" / "NNL003" / "attn_then_mlp_same_block.py"
+    (tmp_path / "test_case.py").write_text(
+        "import sys, runpy\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from tests.tiny_model import tiny_model\n\n"
+        "def test_case():\n"
+        f"    runpy.run_path({str(case)!r}, {{'model': tiny_model()}}, run_name='__main__')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "nnsight_lint.pytest_plugin",
+         "-W", "ignore", "test_case.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, env=ENV,
+    )
+    assert "1 failed" in done.stdout, done.stdout + done.stderr
+    assert "REVERSE forward order" in done.stdout or "nnsight-lint NNL003" in done.stdout, done.stdout
+    assert "The original error: '" in done.stdout
+
+
+def test_the_ipython_extension_shows_the_rules_words(capsys):
+    interactiveshell = pytest.importorskip("IPython.core.interactiveshell")
+    shell = interactiveshell.InteractiveShell.instance()
+    from nnsight_lint import runtime
+
+    try:
+        setup = shell.run_cell("from tests.tiny_model import tiny_model\nmodel = tiny_model()\n%load_ext nnsight_lint")
+        assert setup.success, setup.error_in_exec
+        result = shell.run_cell(
+            'with model.trace("the cat ran"):\n'
+            "    a = model.transformer.h[0].output\n"
+            "    b = model.transformer.h[1].output\n"
+            "    with model.lm_head.output.sum().backward():\n"
+            "        ga = a.grad.save()\n"
+            "        gb = b.grad.save()\n"
+        )
+        assert not result.success
+        shown = capsys.readouterr().out
+        assert "REVERSE forward order" in shown or "NNL003" in shown, shown
+        assert "The original error: '" in shown
+    finally:
+        runtime.uninstall()
+        shell.set_custom_exc((), None)
+        interactiveshell.InteractiveShell.clear_instance()
