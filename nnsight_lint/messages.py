@@ -198,8 +198,9 @@ def nnl102(name: str, invoke_line: int, helper_return: bool) -> str:
 def nnl103(name: str, made_line: int, why: str) -> str:
     return (
         f"`{name}` is made by an earlier invoke (line {made_line}), but this invoke reads it {why}, "
-        f"before that invoke has bound it (NameError); read this invoke's own module first "
-        f"(`x = model.<module>.output`, then use `{name}`), or call a `tracer.barrier(2)` in both invokes"
+        f"before that invoke has bound it (NameError); first wait in this invoke for the module that "
+        f"makes it, or a later one (`x = model.<module>.output`, then use `{name}`), or call a "
+        "`tracer.barrier(2)` in both invokes"
     )
 
 
