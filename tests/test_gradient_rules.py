@@ -35,3 +35,18 @@ def test_nnl004_offers_no_fix_when_the_capture_would_come_after_a_later_module()
     source = (CASES / "NNL004" / "output_read_inside_backward.py").read_text(encoding="utf-8")
     (finding,) = findings(source, "NNL004")
     assert finding.fix is None
+
+
+OLD_IDIOM = """\
+with model.trace("the cat sat"):
+    hidden = model.transformer.h[0].output
+    hidden_grad = hidden.grad.save()
+    model.lm_head.output.sum().backward()
+"""
+
+
+def test_nnl002_speaks_of_the_nnsight_the_code_targets():
+    assert [(d.line, "None" in d.message) for d in findings(OLD_IDIOM, "NNL002", target_version=(0, 8))] == [(3, True)]
+    (on_06,) = findings(OLD_IDIOM, "NNL002", target_version=(0, 6))
+    assert "NameError" in on_06.message
+    assert findings(OLD_IDIOM, "NNL002", target_version=(0, 4)) == []  # the documented idiom then
