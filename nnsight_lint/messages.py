@@ -173,7 +173,7 @@ NNL102_TITLE = "a value bound inside an invoke is read by the trace body, before
 NNL103_TITLE = "a later invoke reads an earlier invoke's value before that value exists"
 NNL104_TITLE = "a saved activation is edited in place later in the trace, and the saved value shows it"
 NNL105_TITLE = "`.save()` / `nnsight.save()` where no trace is running"
-NNL301_TITLE = "nnsight API that version 0.5+ removed or changed"
+NNL301_TITLE = "nnsight API that the targeted nnsight version removed or changed"
 
 
 def nnl101(name: str, read_line: int, had_old_value: bool) -> str:

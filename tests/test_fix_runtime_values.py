@@ -1,7 +1,7 @@
 """The fixes of the NNL1xx/NNL3xx rules are right at run time, on the real nnsight and tiny model.
 
-For every marked case of a rule with a fix (`rules/<CODE>/*.py` written for the installed nnsight):
-the fix removes every finding of that rule, and the fixed program
+For every marked case whose findings all carry a fix (`rules/<CODE>/*.py` written for the installed
+nnsight): the fix removes every finding of that rule, and the fixed program
 - runs clean when the case failed with an error (`# runtime-raises:`), or
 - no longer shows the wrong value when the mistake was silent: the case's own final `assert`s,
   which state the wrong value, now fail.
@@ -31,7 +31,10 @@ def _cases():
         for path in sorted((ROOT / code).glob("*.py")):
             source = path.read_text(encoding="utf-8")
             target = headers(source).get("target-version")
-            if code in MARKER.findall(source) and (target is None or target == _installed_minor()):
+            if code not in MARKER.findall(source) or (target is not None and target != _installed_minor()):
+                continue
+            findings = [d for d in lint_source(source, str(path), LintOptions(select=(code,))) if d.code == code]
+            if findings and all(d.fix is not None for d in findings):
                 yield pytest.param(code, path, id=f"{code}/{path.stem}")
 
 
