@@ -86,6 +86,7 @@ class _Builder:
         self.order = itertools.count()
         self.without_grad: List[str] = []  # `with torch.no_grad():` / `@torch.no_grad()` around, outside traces
         self.sessions: List[cst.With] = []
+        self.lookalikes = _lookalike_classes(module, trace_names)
 
     def scope_of(self, body: Sequence[cst.CSTNode], parent: Optional[Scope], params=(), methods=None) -> Scope:
         scope = collect_scope(body, parent, params)
@@ -105,15 +106,26 @@ class _Builder:
             self._scopes[key] = self.scope_of(body, parent, params, inherited)
         return self._scopes[key]
 
-    def trace_item(self, statement: cst.With) -> Optional[Tuple[str, cst.WithItem]]:
+    def trace_item(self, statement: cst.With, scope: Optional[Scope] = None) -> Optional[Tuple[str, cst.WithItem]]:
         """("trace" or "generate", the item opening it) when the `with` opens a trace."""
         for item in statement.items:
             attr = _call_attr(item.item)
-            if attr in self.trace_names:
+            if attr in self.trace_names and not self.is_lookalike(item.item, scope):
                 return "trace", item
             if attr == "generate" and isinstance(item.item.func, cst.Attribute):
                 return "generate", item
         return None
+
+
+    def is_lookalike(self, call: cst.Call, scope: Optional[Scope]) -> bool:
+        """`Timer().trace()` / `timer.trace()` where `timer = Timer()` and the file defines `Timer`
+        with a plain `@contextmanager def trace`: not an nnsight model."""
+        if not self.lookalikes or type(call.func) is not cst.Attribute:
+            return False
+        receiver = call.func.value
+        if type(receiver) is cst.Name and scope is not None:
+            receiver = scope.literal(receiver.value) or receiver
+        return type(receiver) is cst.Call and dotted_name(receiver.func) in self.lookalikes
 
 
 class _Walker:
@@ -324,7 +336,7 @@ class _Walker:
         return False
 
     def with_statement(self, node: cst.With, where: Where) -> None:
-        opened = self.builder.trace_item(node)
+        opened = self.builder.trace_item(node, where.scope)
         if opened is not None:
             self.open_trace(node, opened[0], opened[1], where)
             return
@@ -645,6 +657,21 @@ class _Walker:
 
     def origins(self, node: cst.BaseExpression, where: Where) -> FrozenSet[Origin]:
         return _origins(node, self.env, where.scope, self._call_results)
+
+
+def _lookalike_classes(module: cst.Module, trace_names: FrozenSet[str]) -> FrozenSet[str]:
+    """Top-level classes of the file whose `trace` method is a plain `contextlib.contextmanager`."""
+    found = set()
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef):
+            for method in body_of(statement):
+                if (
+                    isinstance(method, cst.FunctionDef)
+                    and method.name.value in trace_names
+                    and any((dotted_name(d.decorator) or "").endswith("contextmanager") for d in method.decorators)
+                ):
+                    found.add(statement.name.value)
+    return frozenset(found)
 
 
 def _has_input(call: cst.Call) -> Tri:
