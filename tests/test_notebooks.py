@@ -210,7 +210,9 @@ def expected_error(case: Path, fixed: bool) -> Optional[str]:
 def test_fixed_notebook_runs_clean(case_notebooks, runner, name):
     case = ROOT / "rules" / "NNL001" / f"{name.split('[')[0]}.py"
     path = case_notebooks / "fixed" / f"{name}.ipynb"
-    assert found_in_cells(path) == set()
+    # What is left: other rules' findings (NNL005 on generate/no_grad traces), which have no fix.
+    left = {found for found in expected_in_cells(path.read_text(encoding="utf-8")) if found[2] != "NNL001"}
+    assert found_in_cells(path) == left
     error, expected = runner.errors(path), expected_error(case, fixed=True)
     assert (error is None) if expected is None else (error is not None and expected in error), error
 
