@@ -26,6 +26,9 @@ class LintOptions:
 
 
 DEFAULT_OPTIONS = LintOptions()
+# Top-level definitions kept for rules although no trace uses them: a module's `forward` tells
+# the order of the submodules it calls (NNL202).
+_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(", re.MULTILINE)
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
@@ -69,7 +72,10 @@ def lint_source(
         return []  # never parsed: its syntax is other tools' business
     codes = rules.selected(options.select, options.ignore, options.target_version)
     text = _decoded(source)
-    relevant = relevant_text(text, _trace_pattern_text(tuple(options.trace_names))) if text is not None else None
+    relevant = (
+        relevant_text(text, _trace_pattern_text(tuple(options.trace_names)), _KEPT_DEFINITIONS)
+        if text is not None else None
+    )
     module_or_error = parse(relevant, path) if relevant is not None else None
     if module_or_error is None or isinstance(module_or_error, Diagnostic):
         module_or_error = parse(source, path)  # the whole file, so an error is reported as it is

@@ -252,3 +252,95 @@ def nnl301_module_function(function: str, replacement: str) -> str:
         f"`{function}()` was removed from nnsight (AttributeError: module 'nnsight' has no attribute); "
         f"{replacement}"
     )
+
+
+# The trace-shape family NNL201-NNL207.
+NNL201_TITLE = "code after an open `tracer.iter[:]` loop, which never runs"
+NNL202_TITLE = "modules read against the order the forward reaches them"
+NNL203_TITLE = "`tracer.invoke` inside an invoke, an iter loop, or a trace that already has an input"
+NNL204_TITLE = "a trace without input and without `tracer.invoke`"
+NNL205_TITLE = "a trace of the same model opened inside its running trace"
+NNL206_TITLE = "a traced `with` whose body shares its line or starts with `try:`"
+NNL207_TITLE = "item assignment into an attention module's tuple output"
+
+NNL201_MOVE = "move it into a separate `with tracer.invoke():` after this one"
+
+
+def nnl201_open(loop: str) -> str:
+    return (
+        f"code after an open `{loop}` loop never runs: nnsight 0.8 ends the loop by unwinding the "
+        f"block at the step past the last one (NameError on what it binds); {NNL201_MOVE}"
+    )
+
+
+def nnl201_block(loop: str) -> str:
+    return (
+        f"after an open `with {loop}:` block, this request waits for a step that never comes, and "
+        f"it and everything after it are skipped without a warning; {NNL201_MOVE}"
+    )
+
+
+def nnl201_bounded(loop: str) -> str:
+    return (
+        f"after the bounded `{loop}` loop this module read means generation step 0 again, which has "
+        "already run (OutOfOrderError); read it inside a `tracer.iter[...]` loop, or in a separate "
+        "`with tracer.invoke():` after this one"
+    )
+
+
+def nnl202(later: str, earlier: str, earlier_line: int) -> str:
+    return (
+        f"`{later}` is read after `{earlier}` (line {earlier_line}), but the forward reaches it "
+        "first: by then the model has run past it (OutOfOrderError); read modules in forward order "
+        "within one invoke"
+    )
+
+
+NNL203_WHERE = {
+    "invoke": "inside another invoke's body",
+    "iter": "inside a `tracer.iter` loop",
+    "input": "in a trace that already got an input (its whole body is one invoke)",
+}
+
+
+def nnl203(why: str) -> str:
+    return (
+        f"this `tracer.invoke(...)` is opened {NNL203_WHERE[why]}, which runs while the model is "
+        "running (ValueError: Cannot invoke while the model is already running); open invokes side "
+        "by side in the body of a trace without input"
+    )
+
+
+def nnl204(opener: str) -> str:
+    return (
+        f"`{opener}(...)` gets no input and its body opens no `tracer.invoke(...)`: nnsight runs such "
+        "a body at once to collect invokes, outside the model run, so its first module read fails "
+        "(\"outside of interleaving\"); pass the input to the trace or open `with tracer.invoke(input):`"
+    )
+
+
+def nnl205(model: str, outer_line: int) -> str:
+    return (
+        f"a trace of `{model}` is opened inside its trace on line {outer_line}, which is still "
+        "running (ValueError: cyclic parent chain, or an unrelated AttributeError); close the first "
+        f"trace before opening the next (`{model}.session()` groups traces)"
+    )
+
+
+NNL206_INLINE = (
+    "the body of a traced `with` must start on its own line: nnsight intercepts the body at the "
+    "start of its first line (ValueError); put the body on the next line, indented"
+)
+NNL206_TRY = (
+    "a traced `with` block cannot start with `try:`: nnsight intercepts the body at its first line "
+    "and cannot get out of a `try` there (ValueError); put a statement above the `try`, or move the "
+    "`try` outside the block"
+)
+
+
+def nnl207(access: str) -> str:
+    return (
+        f"`{access}` is the tuple `(attn_output, attn_weights)` in Hugging Face transformers, and a "
+        f"tuple takes no item assignment (TypeError); write into the tensor in place "
+        f"(`{access}[0][:] = ...`) or assign a rebuilt tuple to `{access}`"
+    )

@@ -28,8 +28,9 @@ _DEFINED_NAME = re.compile(r"^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.M
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
-def relevant_text(text: str, trace_opener: Pattern[str]) -> Optional[str]:
-    """`text` with the irrelevant top-level definitions blanked, or None when nothing can go."""
+def relevant_text(text: str, trace_opener: Pattern[str], keep: Optional[Pattern[str]] = None) -> Optional[str]:
+    """`text` with the irrelevant top-level definitions blanked, or None when nothing can go.
+    A definition whose text matches `keep` is kept too (a rule reads it, e.g. a module's `forward`)."""
     lines = LINE_BREAK.split(text)
     starts = _statement_starts(text, lines)
     if starts is None:
@@ -37,7 +38,10 @@ def relevant_text(text: str, trace_opener: Pattern[str]) -> Optional[str]:
     statements = _group(lines, starts)
     names = [_defined_name(lines, first, end) for first, end in statements]
     tracing = [trace_opener.search(_joined(lines, first, end)) is not None for first, end in statements]
-    kept = [name is None or traces for name, traces in zip(names, tracing)]
+    kept = [
+        name is None or traces or (keep is not None and keep.search(_joined(lines, *statement)) is not None)
+        for name, traces, statement in zip(names, tracing, statements)
+    ]
     if all(kept):
         return None
     used: Set[str] = set()

@@ -146,6 +146,7 @@ class _Walker:
         self._model_names: Set[str] = set()  # names that stand for the traced model or a submodule
         self._derived: Set[str] = set()  # names bound from a module access (or from such a name)
         self._frames: List[list] = []  # [statements, index] of the blocks being walked
+        self._roots: Dict[str, str] = {}  # outside traces: `layer = model.transformer.h[3]` -> "model"
         self._boundary = 0  # frames from here on belong to the current invoke (or trace body)
 
     # -- events --------------------------------------------------------------------------------
@@ -176,6 +177,10 @@ class _Walker:
         trace.start = next(self.builder.order)
         walker = _Walker(self.builder, trace, dict(self.env))
         walker._model_names = set(self._model_names)
+        # Submodules named before the trace (`attn = model.transformer.h[1].attn`) keep their place.
+        walker._submodules = dict(self._submodules)
+        root = trace.model.split(".")[0] if trace.model else None
+        walker._model_names.update(name for name, named in self._roots.items() if named == root)
         inside = Where(where.scope, trace, 0, session=where.session, function=where.function)
         for item in node.items:
             if item is not opener:
@@ -270,6 +275,8 @@ class _Walker:
             for target in targets:
                 _bind(self.env, target.target, node.value, origins, where.loops)
                 self.name_submodule(target.target, _module_path(node.value, self._submodules))
+                if self.trace is None:
+                    self.name_root(target.target, node.value)
                 self.assign(target.target, node.value, where, node, from_model)
         elif kind is cst.AugAssign:
             self.expr(node.target, where)
@@ -456,6 +463,17 @@ class _Walker:
                 self._submodules.pop(target.value, None)
             else:
                 self._submodules[target.value] = path
+
+    def name_root(self, target: cst.CSTNode, value: cst.CSTNode) -> None:
+        """Outside traces: remember the model a name's chain of attributes and indices starts at."""
+        if isinstance(target, cst.Name):
+            root = value
+            while type(root) in (cst.Attribute, cst.Subscript):
+                root = root.value
+            if type(root) is cst.Name and root is not value and target.value in self._submodules:
+                self._roots[target.value] = self._roots.get(root.value, root.value)
+            else:
+                self._roots.pop(target.value, None)
 
     def name_item(self, target: cst.CSTNode, iterated: cst.BaseExpression) -> None:
         """`for layer in model.transformer.h` (a loop or a comprehension): `layer` is a submodule."""
@@ -862,13 +880,21 @@ def _module_path(node: cst.CSTNode, submodules: Dict[str, Tuple[object, ...]]) -
             value = value.value
         elif isinstance(value, cst.Subscript):
             index = value.slice[0].slice if len(value.slice) == 1 else None
-            literal = index.value if isinstance(index, cst.Index) else None
-            path.append(int(literal.value, 0) if isinstance(literal, cst.Integer) else "?")
+            path.append(_literal_index(index.value) if isinstance(index, cst.Index) else "?")
             value = value.value
         elif isinstance(value, cst.Name):
             return submodules.get(value.value, ()) + tuple(reversed(path))
         else:
             return None
+
+
+def _literal_index(node: cst.CSTNode) -> object:
+    """`3` -> 3, `-1` -> -1; "?" for anything else."""
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, cst.Integer):
+        return -int(node.expression.value, 0)
+    return "?"
 
 
 def _iterated_module_path(node: cst.CSTNode, submodules) -> Optional[Tuple[object, ...]]:

@@ -51,6 +51,8 @@ def compare(a: ModuleAccess, b: ModuleAccess) -> str:
         return _compare_nested(a, b, shared)
     x, y = a.path[shared], b.path[shared]
     if isinstance(x, int) and isinstance(y, int):
+        if (x < 0) != (y < 0):  # counted from opposite ends: only the first and the last are told apart
+            return {(0, -1): "<", (-1, 0): ">"}.get((x, y), "?")
         return "<" if x < y else ">"
     if "?" in (x, y):
         return "?"
