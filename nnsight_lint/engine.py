@@ -28,7 +28,8 @@ class LintOptions:
 DEFAULT_OPTIONS = LintOptions()
 # Top-level definitions kept for rules although no trace uses them: a module's `forward` tells
 # the order of the submodules it calls (NNL202).
-_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(", re.MULTILINE)
+# A class whose `trace` is a plain `@contextmanager` is no nnsight model (NNL001's look-alikes).
+_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\(", re.MULTILINE)
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
