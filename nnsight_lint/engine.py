@@ -27,9 +27,9 @@ class LintOptions:
 
 DEFAULT_OPTIONS = LintOptions()
 # Top-level definitions kept for rules although no trace uses them: a module's `forward` tells
-# the order of the submodules it calls (NNL202).
-# A class whose `trace` is a plain `@contextmanager` is no nnsight model (NNL001's look-alikes).
-_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\(", re.MULTILINE)
+# the order of the submodules it calls (NNL202); a save in a function called outside any trace
+# (NNL105).
+_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(", re.MULTILINE)
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
