@@ -37,10 +37,13 @@ Put `# noqa: NNL205` on the reported line (the inner `.trace(` / `.generate(` ca
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, List, Optional
+
+import libcst as cst
 
 from nnsight_lint import messages
-from nnsight_lint.analysis import FileModel
+from nnsight_lint.analysis import FileModel, Trace
+from nnsight_lint.analysis.scope import dotted_name, function_params
 from nnsight_lint.analysis.shape import model_aliases, resolve
 from nnsight_lint.diagnostics import Diagnostic
 from nnsight_lint.rules.context import RuleContext
@@ -62,11 +65,40 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             continue
         if aliases is None:
             aliases = model_aliases(model)
-        mine = resolve(trace.model, aliases)
+        mine = resolve(_passed_model(trace), aliases)
+        if mine is None:
+            continue
         outer = trace.parent
-        while outer is not None and resolve(outer.model, aliases) != mine:
+        while outer is not None and resolve(_passed_model(outer), aliases) != mine:
             outer = outer.parent
         if outer is not None:
             reported.add(id(trace.call))
             line = context.span(outer.call)[0].line
-            yield context.diagnostic(CODE, trace.call, messages.nnl205(trace.model, line))
+            yield context.diagnostic(CODE, trace.call, messages.nnl205(mine, line))
+
+
+def _passed_model(trace: Trace) -> Optional[str]:
+    """The traced model as the caller names it: a helper's parameter (`def run(model, x)`, walked at
+    its call site) stands for the argument passed to it; None when that is not a plain name."""
+    name = trace.model
+    for call in reversed(trace.where.helper):
+        root, _, rest = name.partition(".")
+        function = trace.where.scope.function(dotted_name(call.func) or "") if type(call.func) is cst.Name else None
+        params = [p.name.value for p in function_params(function)] if function is not None else []
+        if root not in params:
+            return name
+        argument = _argument(call, params, root)
+        passed = dotted_name(argument) if argument is not None else None
+        if passed is None:
+            return None
+        name = f"{passed}.{rest}" if rest else passed
+    return name
+
+
+def _argument(call: cst.Call, params: List[str], name: str) -> Optional[cst.BaseExpression]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    index = params.index(name)
+    return positional[index] if index < len(positional) else None

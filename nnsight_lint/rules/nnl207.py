@@ -28,7 +28,9 @@ Only modules whose name is an attention module's (`attn`, `self_attn`, `attentio
 `self_attention`). Decoder blocks are not reported: what they return depends on the architecture
 and the transformers version (GPT-2's `h[i]` returns a tensor in transformers 5, so
 `h[0].output[0] = t` writes batch row 0; Bloom, Falcon and GPT-Neo blocks return tuples).
-Projections inside attention (`attn.c_attn`, `self_attn.q_proj`) return tensors.
+Projections inside attention (`attn.c_attn`, `self_attn.q_proj`) return tensors. A file that
+uses vLLM (`nnsight.modeling.vllm`) or TransformerLens is not looked at: their attention modules
+return a tensor.
 
 ## Fix safety
 No automatic fix: an in-place write broadcasts differently from a replacement.
@@ -38,6 +40,7 @@ Put `# noqa: NNL207` on the reported line, or `--ignore NNL207`.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from nnsight_lint import messages
@@ -57,7 +60,13 @@ RAISES = ("TypeError", "NNsightException")
 ATTENTION = frozenset({"attn", "self_attn", "attention", "self_attention"})
 
 
+# Attention modules of other implementations return a tensor (vLLM's, TransformerLens's).
+_OTHER_IMPLEMENTATIONS = re.compile(r"^\s*(?:from|import)\s+(?:vllm|transformer_lens)\b|\bnnsight\.modeling\.vllm\b")
+
+
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
+    if any(_OTHER_IMPLEMENTATIONS.search(line) for line in context.lines):
+        return
     reported = set()
     for event in model.events:
         if (
