@@ -68,7 +68,7 @@ DEFAULT = True
 SINCE = (0, 4)
 BEFORE = None
 FIX = "safe"
-RAISES = ("AttributeError",)
+RAISES = ("AttributeError", "ValueError")  # ValueError: the 0.1 runner calls the bare forward
 
 _REMOVED: Dict[str, Tuple[Tuple[int, int], str]] = {
     "nnsight.list": ((0, 6), "use `nnsight.save([])` inside the trace"),
