@@ -65,19 +65,17 @@ _OTHER_IMPLEMENTATIONS = re.compile(r"^\s*(?:from|import)\s+(?:vllm|transformer_
 
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
-    if any(_OTHER_IMPLEMENTATIONS.search(line) for line in context.lines):
+    found = {
+        id(event.node): event.node
+        for event in model.events
+        if event.kind is EventKind.ACCESS
+        and event.store == "item"
+        and event.access in ("output", "outputs")
+        and event.rooted
+        and event.path
+        and event.path[-1] in ATTENTION
+    }
+    if not found or any(_OTHER_IMPLEMENTATIONS.search(line) for line in context.lines):
         return
-    reported = set()
-    for event in model.events:
-        if (
-            event.kind is EventKind.ACCESS
-            and event.store == "item"
-            and event.access in ("output", "outputs")
-            and event.rooted
-            and event.path
-            and event.path[-1] in ATTENTION
-            and id(event.node) not in reported
-        ):
-            reported.add(id(event.node))
-            access = context.module.code_for_node(event.node)
-            yield context.diagnostic(CODE, event.node, messages.nnl207(access))
+    for node in found.values():
+        yield context.diagnostic(CODE, node, messages.nnl207(context.module.code_for_node(node)))
