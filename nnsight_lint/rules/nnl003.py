@@ -34,6 +34,9 @@ with model.trace("The Eiffel Tower is in"):
 ```
 For a list of layer outputs filled in forward order, loop with `reversed(...)`.
 
+## Versions
+Applies from nnsight 0.5, where gradients are read inside `with loss.backward():`.
+
 ## Fix safety
 No automatic fix: reordering statements can change what a gradient edit affects.
 

@@ -30,6 +30,9 @@ with model.trace("The Eiffel Tower is in"):
         grad = hidden.grad.save()
 ```
 
+## Versions
+Applies from nnsight 0.5, where the `with loss.backward():` block exists.
+
 ## Fix safety
 When the access is a plain `name = model.<...>.output` statement that opens the backward body
 (nothing in the block runs before it), and reading it just before the `with` keeps the forward

@@ -38,6 +38,9 @@ with model.trace("The Eiffel Tower is in"):
 `no_grad` around arithmetic on values already read is fine; so is a whole trace inside
 `inference_mode` (or `no_grad`) when it computes no gradients.
 
+## Versions
+Applies from nnsight 0.8, where the intervention code runs on the model's thread.
+
 ## Fix safety
 No automatic fix.
 
