@@ -534,7 +534,7 @@ class _Walker:
         kind = type(node)
         if kind is cst.Name:
             if node.value not in ("True", "False", "None"):
-                self.emit(EventKind.READ, node, where, name=node.value)
+                self.emit(EventKind.READ, node, where, name=node.value, store=store)
             return
         if kind in _DEFINITIONS:
             return

@@ -7,6 +7,7 @@ outermost context of an event and find a name's bindings and reads in evaluation
 """
 from __future__ import annotations
 
+import bisect
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 import libcst as cst
@@ -53,33 +54,51 @@ def is_comprehension_target(event: Event) -> bool:
 
 def own_name_events(model: FileModel, scope: object, since: int, until: Optional[int] = None) -> Iterator[Event]:
     """READ/BIND/DELETE events of code written in `scope` itself (not in an inlined helper), in
-    evaluation order, between the two orders."""
-    for event in model.events:
-        if event.order <= since or (until is not None and event.order >= until):
-            continue
-        if event.kind in NAME_EVENTS and event.where.scope is scope and not event.where.helper:
-            yield event
+    evaluation order, strictly between the two orders."""
+    events, orders = _by_scope(model).get(id(scope), ((), ()))
+    start = bisect.bisect_right(orders, since)
+    stop = len(orders) if until is None else bisect.bisect_left(orders, until)
+    return iter(events[start:stop])
+
+
+def _by_scope(model: FileModel) -> Dict[int, Tuple[List[Event], List[int]]]:
+    """Name events per scope, in order (built once per model: rules ask per trace)."""
+    cached = getattr(model, "_flow_by_scope", None)
+    if cached is None:
+        cached = {}
+        for event in model.events:
+            if event.kind in NAME_EVENTS and not event.where.helper:
+                events, orders = cached.setdefault(id(event.where.scope), ([], []))
+                events.append(event)
+                orders.append(event.order)
+        model._flow_by_scope = cached
+    return cached
 
 
 def saved_names(model: FileModel, start: int, end: int) -> Dict[str, List[int]]:
     """Names saved by a `x.save()` / `nnsight.save(x)` whose argument is the bare name: name -> orders."""
+    saves = getattr(model, "_flow_saves", None)
+    if saves is None:
+        saves = [e for e in model.events if e.kind is EventKind.SAVE and isinstance(e.base, cst.Name)]
+        model._flow_saves = saves
+    orders = [e.order for e in saves]
     found: Dict[str, List[int]] = {}
-    for event in model.events:
-        if event.kind is EventKind.SAVE and start < event.order < end and isinstance(event.base, cst.Name):
-            found.setdefault(event.base.value, []).append(event.order)
+    for event in saves[bisect.bisect_right(orders, start):bisect.bisect_left(orders, end)]:
+        found.setdefault(event.base.value, []).append(event.order)
     return found
 
 
 def helper_saves(model: FileModel, call: cst.Call) -> Optional[bool]:
     """For a call of a same-file helper inlined at this call site: does the helper save anything?
     None when the call was not inlined (a function the analysis cannot see)."""
-    inlined = False
-    for event in model.events:
-        if call in event.where.helper:
-            inlined = True
-            if event.kind is EventKind.SAVE:
-                return True
-    return False if inlined else None
+    index = getattr(model, "_flow_helpers", None)
+    if index is None:
+        index = {}  # id(call site) -> does the inlined helper save anything?
+        for event in model.events:
+            for site in event.where.helper:
+                index[id(site)] = index.get(id(site), False) or event.kind is EventKind.SAVE
+        model._flow_helpers = index
+    return index.get(id(call))
 
 
 def first_after(events: Iterator[Event], name: str) -> Optional[Event]:
@@ -89,3 +108,28 @@ def first_after(events: Iterator[Event], name: str) -> Optional[Event]:
 
 def span_orders(context: Context) -> Tuple[int, int]:
     return context.start, context.end
+
+
+def trace_events(model: FileModel, trace: Trace) -> List[Event]:
+    """`model.trace_events(trace)`, indexed once per model (rules ask for every trace)."""
+    index = getattr(model, "_flow_by_trace", None)
+    if index is None:
+        index = {}
+        for event in model.events:
+            if event.where.trace is not None:
+                index.setdefault(id(event.where.trace), []).append(event)
+        model._flow_by_trace = index
+    return index.get(id(trace), [])
+
+
+def bound_before(model: FileModel, scope: object, name: str, order: int) -> bool:
+    """Is `name` bound in `scope` (by its own code) before the given order?"""
+    index = getattr(model, "_flow_binds", None)
+    if index is None:
+        index = {}
+        for event in model.events:
+            if event.kind is EventKind.BIND and not event.where.helper:
+                index.setdefault((id(event.where.scope), event.name), []).append(event.order)
+        model._flow_binds = index
+    orders = index.get((id(scope), name))
+    return bool(orders) and orders[0] < order

@@ -209,8 +209,8 @@ class Event:
     path: Optional[Tuple[object, ...]] = None  # ACCESS/GRAD: module path of the object, when static
     rooted: bool = False  # ACCESS/GRAD: the chain starts at the traced model (or a submodule alias)
     access: Optional[str] = None  # ACCESS: "output", "input" or "inputs"
-    # ACCESS/GRAD/ATTRIBUTE written: "self" (`x.output = v`), "item" (`x.output[0] = v`), "nested"
-    # (`x.output[0][:] = v`); None when only read.
+    # ACCESS/GRAD/ATTRIBUTE/READ written: "self" (`x.output = v`), "item" (`x.output[0] = v`), "nested"
+    # (`x.output[0][:] = v`); None when only read. A READ's name is written through (`x[0] = v`).
     store: Optional[str] = None
     value: Optional[cst.BaseExpression] = None  # BIND: the value (None for a for-target, import, ...)
     statement: Optional[cst.CSTNode] = None  # BIND: the small statement or compound header binding it

@@ -42,11 +42,10 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, Optional
 
-import libcst as cst
 
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
-from nnsight_lint.analysis.flow import is_comprehension_target
+from nnsight_lint.analysis.flow import is_comprehension_target, trace_events
 from nnsight_lint.analysis.model import Event, EventKind
 from nnsight_lint.diagnostics import Diagnostic
 from nnsight_lint.rules.context import RuleContext
@@ -69,7 +68,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         invoke_lines = {i.index: i.node for i in trace.invokes}
         # The latest binding of each (scope, name) in evaluation order, as the walk goes.
         latest: Dict[tuple, Event] = {}
-        for event in model.trace_events(trace):
+        for event in trace_events(model, trace):
             key = (id(event.where.scope), event.name)
             if event.kind is EventKind.BIND and not is_comprehension_target(event):
                 latest[key] = event

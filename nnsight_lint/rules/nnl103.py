@@ -51,7 +51,7 @@ import libcst as cst
 
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
-from nnsight_lint.analysis.flow import is_comprehension_target
+from nnsight_lint.analysis.flow import bound_before, is_comprehension_target, trace_events
 from nnsight_lint.analysis.forward_order import compare
 from nnsight_lint.analysis.model import Event, EventKind, ModuleAccess
 from nnsight_lint.diagnostics import Diagnostic
@@ -72,16 +72,12 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
     for trace in model.traces:
         if len(trace.invokes) < 2 or trace.where is None:
             continue
-        before = {
-            e.name for e in model.events
-            if e.kind is EventKind.BIND and e.order < trace.start and e.where.scope is trace.where.scope
-        }
         reached: Dict[int, Optional[Event]] = {}  # invoke -> last module access so far
         barrier: Set[int] = set()  # invokes that called a barrier
         barrier_names: Set[str] = set()
         # (scope, name) -> bindings in evaluation order: (invoke, binding, module reached then)
         bindings: Dict[Tuple[int, str], List[Tuple[int, Event, Optional[Event]]]] = {}
-        for event in model.trace_events(trace):
+        for event in trace_events(model, trace):
             invoke = event.where.invoke
             key = (id(event.where.scope), event.name)
             if event.kind is EventKind.ACCESS:
@@ -92,13 +88,15 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
                 if isinstance(event.value, cst.Call) and _call_attr(event.value) == "barrier":
                     barrier_names.add(event.name)
                 bindings.setdefault(key, []).append((invoke, event, reached.get(invoke)))
-            elif event.kind is EventKind.READ and invoke > 0 and event.name not in before:
+            elif event.kind is EventKind.READ and invoke > 0:
                 made = bindings.get(key)
                 if not made or invoke in barrier or id(event.node) in reported:
                     continue
                 source, binding, made_at = made[-1]
                 if source == invoke or source == 0 or source > invoke or made_at is None:
                     continue  # its own, the body's, or bound before the earlier invoke waited at all
+                if bound_before(model, trace.where.scope, event.name, trace.start):
+                    continue  # every invoke starts with the value it had before the trace
                 why = _why(made_at, reached.get(invoke), context)
                 if why is not None:
                     reported.add(id(event.node))

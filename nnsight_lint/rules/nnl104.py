@@ -38,12 +38,13 @@ taken for copies (they are on a GPU, or when the dtype changes), so their saves 
 """
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
+from nnsight_lint.analysis.flow import trace_events
 from nnsight_lint.analysis.model import Event, EventKind
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix
 from nnsight_lint.rules.context import RuleContext
@@ -64,12 +65,13 @@ Storage = Tuple[Tuple[object, ...], str, str]  # module path, "output"/"input", 
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
     for trace in model.traces:
-        events = list(model.trace_events(trace))
+        events = trace_events(model, trace)
+        if not any(e.kind is EventKind.SAVE for e in events):
+            continue
         accesses = {id(e.node): e for e in events if e.kind is EventKind.ACCESS}
         aliases: Dict[Tuple[int, str], Storage] = {}
         saves: List[Tuple[Storage, Event]] = []
         edits: List[Tuple[Storage, Event]] = []
-        targets = _edit_targets(trace.node)
         for event in events:
             resolve = lambda node: _storage(node, accesses, aliases, event, context)  # noqa: E731
             if event.kind is EventKind.SAVE and event.base is not None:
@@ -86,16 +88,21 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
                     storage = resolve(event.node.func.value)
                     if storage is not None:
                         edits.append((storage, event))
-            elif event.kind is EventKind.READ and id(event.node) in targets:
-                storage = resolve(event.node)  # `alias[...] = v` / `alias += v`
+            elif event.kind is EventKind.READ and event.store in ("item", "nested"):
+                storage = resolve(event.node)  # `alias[...] = v`
                 if storage is not None:
                     edits.append((storage, event))
             elif event.kind is EventKind.BIND:
                 key = (id(event.where.scope), event.name)
+                if isinstance(event.statement, cst.AugAssign):  # `alias += v`: in place
+                    storage = aliases.get(key)
+                    if storage is not None:
+                        edits.append((storage, event))
+                    continue
                 storage = resolve(event.value) if event.value is not None else None
-                if storage is not None and not isinstance(event.statement, cst.AugAssign):
+                if storage is not None:
                     aliases[key] = storage
-                elif not isinstance(event.statement, cst.AugAssign):
+                else:
                     aliases.pop(key, None)
         for storage, save in saves:
             later = [e for s, e in edits if s == storage and e.order > save.order and e.where.invoke == save.where.invoke]
@@ -136,30 +143,6 @@ def _basic_index(index) -> bool:
     if isinstance(value, cst.UnaryOperation):
         value = value.expression
     return isinstance(value, (cst.Integer, cst.Ellipsis)) or (isinstance(value, cst.Name) and value.value == "None")
-
-
-def _edit_targets(node: cst.CSTNode) -> Set[int]:
-    """Ids of the names edited in place in `name[...] = v` and `name += v` statements."""
-    found: Set[int] = set()
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Assign(self, statement: cst.Assign) -> None:
-            for target in statement.targets:
-                root = target.target
-                while isinstance(root, cst.Subscript):
-                    root = root.value
-                if root is not target.target and isinstance(root, cst.Name):
-                    found.add(id(root))
-
-        def visit_AugAssign(self, statement: cst.AugAssign) -> None:
-            root = statement.target
-            while isinstance(root, cst.Subscript):
-                root = root.value
-            if isinstance(root, cst.Name):
-                found.add(id(root))
-
-    node.visit(Visitor())
-    return found
 
 
 def _clone_fix(save: Event, context: RuleContext) -> Optional[Fix]:

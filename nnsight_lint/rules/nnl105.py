@@ -41,7 +41,7 @@ in its file (a library helper meant to be called inside a trace elsewhere) is no
 """
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Iterator, List, Tuple
 
 import libcst as cst
 
