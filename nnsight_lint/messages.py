@@ -155,6 +155,7 @@ WORKER_CRASHED = "internal error: the parser crashed on this file (its worker pr
 # The runtime re-telling of an error a rule predicts (`nnsight_lint.retelling`).
 RETOLD_AT = "nnsight-lint {code} ({name}) at {where} explains this error."
 ORIGINAL_ERROR = "The original error: {text}"
+ORIGINAL_WARNING = "The original warning: {text}"
 
 
 def grad_order_runtime(name, line: int) -> str:

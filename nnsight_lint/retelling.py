@@ -11,12 +11,17 @@ its traceback and, after the explanation, its original text.
 A finding explains an error when its rule predicts that error's class (`RAISES`) and it sits on a
 line of the traceback in that file, or, for a `NameError`, on a line that names the missing name.
 NNL001's freed-graph error has its own, richer path (`nnsight_lint.runtime`).
+
+Some mistakes raise nothing: torch only warns (reading a non-leaf `.grad` outside a backward block
+gives None, NNL002). A warning whose text a rule lists in `WARNS`, issued at the line of one of its
+findings, is re-told the same way (`retell_warning`), once per site as Python shows warnings.
 """
 from __future__ import annotations
 
 import linecache
 import os
 import re
+import warnings
 from types import TracebackType
 from typing import Dict, List, Optional, Tuple
 
@@ -48,6 +53,28 @@ def retell(error: BaseException) -> bool:
     return True
 
 
+def retell_warning(shown: "warnings.WarningMessage") -> bool:
+    """Rewrite a warning about to be shown when a rule explains it; True when it did. Never raises."""
+    try:
+        text = str(shown.message)
+        if getattr(shown.message, _MARK, False) or not shown.filename or not shown.lineno:
+            return False
+        from nnsight_lint import rules
+
+        def explains(rule) -> bool:
+            return any(part in text for part in getattr(rule, "WARNS", ()))
+
+        finding = _explaining(shown.filename, [shown.lineno], explains, None)
+        if finding is None:
+            return False
+        message = shown.category(f"{_told(finding)}\n\n{messages.ORIGINAL_WARNING.format(text=text)}")
+        setattr(message, _MARK, True)
+        shown.message = message
+        return True
+    except Exception:  # noqa: BLE001  (never in the way of the warning itself)
+        return False
+
+
 def _explanation(error: BaseException) -> Optional[str]:
     frames = _user_frames(error.__traceback__)
     names = {kind.__name__ for kind in type(error).__mro__}
@@ -55,8 +82,12 @@ def _explanation(error: BaseException) -> Optional[str]:
     lines_by_file: Dict[str, List[int]] = {}
     for path, line, _ in reversed(frames):  # innermost first
         lines_by_file.setdefault(path, []).append(line)
+
+    def explains(rule) -> bool:
+        return bool(set(getattr(rule, "RAISES", ())) & names)
+
     for path in list(lines_by_file)[:_MAX_FILES]:
-        finding = _explaining(path, lines_by_file[path], names, missing)
+        finding = _explaining(path, lines_by_file[path], explains, missing)
         if finding is not None:
             return _told(finding)
     return _grad_order(error, frames)
@@ -83,7 +114,8 @@ def _user_frames(tb: Optional[TracebackType]) -> List[Tuple[str, int, object]]:
     return found
 
 
-def _explaining(path: str, lines: List[int], names, missing: Optional[str]):
+def _explaining(path: str, lines: List[int], explains, missing: Optional[str]):
+    """A finding in `path` whose rule `explains` the error, on one of `lines` (or naming `missing`)."""
     source = _source(path)
     if source is None:
         return None
@@ -96,10 +128,7 @@ def _explaining(path: str, lines: List[int], names, missing: Optional[str]):
         report_deliberate_errors=True,
         honour_noqa=False,
     )
-    candidates = [
-        d for d in lint_source(source, path, options)
-        if set(getattr(rules.rule(d.code), "RAISES", ())) & names
-    ]
+    candidates = [d for d in lint_source(source, path, options) if explains(rules.rule(d.code))]
     for diagnostic in candidates:
         if diagnostic.line in lines:
             return diagnostic

@@ -21,6 +21,7 @@ import contextlib
 import functools
 import inspect
 import sys
+import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from types import FrameType
@@ -72,6 +73,8 @@ def install() -> None:
     autograd.grad = _wrap(autograd.grad, "torch.autograd.grad()")
     _originals["excepthook"] = sys.excepthook
     sys.excepthook = _excepthook
+    _originals["showwarnmsg"] = warnings._showwarnmsg  # what every shown or recorded warning goes through
+    warnings._showwarnmsg = _showwarnmsg
 
 
 def uninstall() -> None:
@@ -84,6 +87,9 @@ def uninstall() -> None:
     excepthook = _originals.pop("excepthook", None)
     if excepthook is not None and sys.excepthook is _excepthook:
         sys.excepthook = excepthook
+    showwarnmsg = _originals.pop("showwarnmsg", None)
+    if showwarnmsg is not None and warnings._showwarnmsg is _showwarnmsg:
+        warnings._showwarnmsg = showwarnmsg
     for name, original in _originals.items():
         current = getattr(torch.autograd, name)
         if getattr(current, "__wrapped__", None) is original:
@@ -114,6 +120,14 @@ def _excepthook(kind, error, traceback) -> None:
 
     retell(error)
     (_originals.get("excepthook") or sys.__excepthook__)(kind, error, traceback)
+
+
+def _showwarnmsg(shown) -> None:
+    """A warning a rule explains (torch's non-leaf `.grad` warning: NNL002) is shown in its words."""
+    from nnsight_lint.retelling import retell_warning
+
+    retell_warning(shown)
+    (_originals.get("showwarnmsg") or warnings._showwarnmsg_impl)(shown)
 
 
 # --- the wrapper --------------------------------------------------------------------------------

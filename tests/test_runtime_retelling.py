@@ -165,3 +165,23 @@ def test_the_ipython_extension_shows_the_rules_words(capsys):
         runtime.uninstall()
         shell.set_custom_exc((), None)
         interactiveshell.InteractiveShell.clear_instance()
+
+
+def test_the_silent_grad_outside_backward_warns_in_the_rules_words(model):
+    """NNL002's mistake raises nothing on 0.8: torch's non-leaf `.grad` warning becomes the rule's."""
+    from nnsight_lint import runtime
+
+    path = ROOT / "rules" / "NNL002" / "grad_after_plain_backward_in_invoke.py"
+    source = path.read_text(encoding="utf-8")
+    (finding,) = [d for d in lint_source(source, str(path)) if d.code == "NNL002"]
+    with runtime.installed(), warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        run_case(path, model)
+    told = [str(w.message) for w in shown if "leaf Tensor" in str(w.message)]
+    assert told and told[0].splitlines()[0] == finding.message
+    assert messages.ORIGINAL_WARNING.format(text="") in told[0]
+    assert not runtime.is_installed()
+    with warnings.catch_warnings(record=True) as plain:  # uninstalled: torch's own words again
+        warnings.simplefilter("always")
+        run_case(path, model)
+    assert [w for w in plain if "leaf Tensor" in str(w.message)][0].message.args[0].startswith("The .grad attribute")
