@@ -32,6 +32,10 @@ returns a saved value, an alias of a saved value, a list or dict made before the
 itself) that collects values, values flowing between the traces of one `model.session()`, and a
 name rebound after the trace before it is read.
 
+## Versions
+Applies from nnsight 0.5 (checked on 0.5.15, 0.6.3, 0.7.0, 0.8.1). On 0.4 the unsaved name stays
+bound to a proxy whose value was never set (`ValueError: Accessing value before it's been set`).
+
 ## Fix safety
 The fix appends `.save()` to the last binding when it is a plain `name = <expr>` statement. It is
 safe: it only marks the value to leave the trace.

@@ -31,6 +31,10 @@ print(h.shape)  # after the trace, every invoke has run
 ```
 Inside a later invoke the value can be used too (read that invoke's module first: NNL103).
 
+## Versions
+Applies from nnsight 0.5 (checked on 0.5.15 to 0.8.1: `UnboundLocalError` before 0.8, `NameError`
+on 0.8). Before 0.5 an invoke built a graph of proxies as it was written.
+
 ## Fix safety
 No automatic fix: where the read belongs (after the trace, in a later invoke) is the author's choice.
 

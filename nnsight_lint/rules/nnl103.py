@@ -35,6 +35,10 @@ with model.trace() as tracer:
 ```
 or a `barrier = tracer.barrier(2)` called in both invokes (after making `clean`, before using it).
 
+## Versions
+Applies from nnsight 0.5, where invokes became interleaved workers (checked on 0.5.15, 0.6.3,
+0.7.0, 0.8.1: the same `NameError`, for the same module and for different modules).
+
 ## Fix safety
 No automatic fix: which module to wait for is the author's choice.
 

@@ -32,6 +32,9 @@ or simply `top = logits[:, -1].argmax(-1)` after the trace: a value outside a tr
 Not reported: `torch.save(x, path)`, `tokenizer.save_pretrained(path)` and other `save` calls with
 arguments; a save in a helper called inside a trace; a save in a session body.
 
+## Versions
+Applies from nnsight 0.5; the message says what the targeted version does (see Symptom).
+
 ## Fix safety
 No automatic fix: whether the save belongs in the trace or can go is the author's choice.
 
