@@ -19,7 +19,12 @@ import importlib
 from types import ModuleType
 from typing import Dict, Iterable, List, Optional, Tuple
 
-CODES = ("NNL000", "NNL001", "NNL002", "NNL003", "NNL004", "NNL005", "NNL006", "NNL007", "NNL101", "NNL102", "NNL103", "NNL104", "NNL105", "NNL201", "NNL202", "NNL203", "NNL204", "NNL205", "NNL206", "NNL207", "NNL301")
+CODES = (
+    "NNL000", "NNL001", "NNL002", "NNL003", "NNL004", "NNL005", "NNL006", "NNL007",  # gradients
+    "NNL101", "NNL102", "NNL103", "NNL104", "NNL105",  # values across trace and invoke boundaries
+    "NNL201", "NNL202", "NNL203", "NNL204", "NNL205", "NNL206", "NNL207",  # the shape of a trace
+    "NNL301",  # the nnsight <= 0.4 API
+)
 _MODULES = {code: f"nnsight_lint.rules.{code.lower()}" for code in CODES}
 _loaded: Dict[str, ModuleType] = {}
 
