@@ -33,6 +33,7 @@ class Settings:
     report_deliberate_errors: bool = False
     config_file: Optional[str] = None  # where the table came from; None: defaults only
     root: str = "."  # the project root: the config file's directory, else the working directory
+    checked: str = "."  # the first path checked: where an undeclared target-version is looked for
 
     def lint_options(self, path: Optional[str] = None):
         """The engine's options; with `path`, its `per-file-ignores` join `ignore`."""
@@ -55,7 +56,7 @@ class Settings:
         if self.target_version is not None:
             where = f"{self.config_file}: target-version" if self.config_file else "--target-version"
             return versions.Target(versions.parse(self.target_version), where)
-        return _inferred_target(os.path.abspath(self.root))
+        return _inferred_target(os.path.abspath(self.checked))
 
     def ignored_in(self, path: str) -> Tuple[str, ...]:
         """The codes `per-file-ignores` turns off for `path`."""
@@ -271,15 +272,15 @@ def load_settings(
 ) -> Settings:
     """Settings for a run over `paths`: from `config_file` when given, else the nearest pyproject.toml
     above the first path (or the working directory), else the defaults."""
+    first = next((p for p in paths if p != "-"), ".")
     if config_file is None:
-        first = next((p for p in paths if p != "-"), ".")
         config_file = find_config(first)
         if config_file is None:
-            return Settings(root=os.getcwd())
+            return Settings(root=os.getcwd(), checked=first)
     elif not os.path.isfile(config_file):
         raise ConfigError(f"{config_file}: no such config file")
     table = _table_of(config_file, _load_toml(config_file)) or {}
-    return settings_from_table(table, config_file, known_codes)
+    return replace(settings_from_table(table, config_file, known_codes), checked=first)
 
 
 def with_overrides(settings: Settings, **flags: Any) -> Settings:

@@ -183,3 +183,11 @@ def test_a_bad_target_version_is_a_usage_error(tmp_path):
     assert result.returncode == 2 and "'target-version' must be an nnsight version" in result.stderr
     flag = run("--target-version", "latest", cwd=tmp_path)
     assert flag.returncode == 2 and "not a version: 'latest'" in flag.stderr
+
+
+def test_target_version_is_looked_for_from_the_checked_path_not_the_working_directory(tmp_path):
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "pyproject.toml").write_text('[project]\nname = "p"\ndependencies = ["nnsight>=0.6"]\n')
+    (tmp_path / "proj" / "x.py").write_text("x = 1\n")
+    shown = run("--show-settings", "proj/x.py", cwd=tmp_path).stdout
+    assert "# target-version: 0.6 (" in shown
