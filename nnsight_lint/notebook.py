@@ -328,7 +328,7 @@ def lint_notebook(
 def invalid(error: NotebookError, path: str, options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
     from nnsight_lint import rules
 
-    if "NNL000" not in rules.selected(options.select, options.ignore):
+    if "NNL000" not in rules.selected(options.select, options.ignore, options.target_version):
         return []
     text = messages.NNL000_NOTEBOOK.format(name=os.path.basename(path), detail=error.detail)
     at = Position(max(error.line, 1), max(error.column, 1))
@@ -347,7 +347,7 @@ def _lint(sources: Sequence[str], path: str, options: LintOptions) -> List[Tuple
     """Each finding in cell coordinates, with its fix's edits per cell (None: no fix to apply)."""
     from nnsight_lint import rules
 
-    codes = rules.selected(options.select, options.ignore)
+    codes = rules.selected(options.select, options.ignore, options.target_version)
     found: List[Tuple[Diagnostic, Optional[_CellEdits]]] = []
     joined: List[str] = []
     parts: List[_Part] = []
