@@ -42,7 +42,7 @@ def looks_like_notebook(source: Union[bytes, str]) -> bool:
     if not text.lstrip().startswith("{"):
         return False
     try:
-        data = json.loads(text)
+        data = _DECODER.decode(text)
     except (ValueError, RecursionError):
         return False
     return isinstance(data, dict) and "nbformat" in data and "cells" in data
@@ -110,7 +110,7 @@ def read(source: Union[bytes, str]) -> Notebook:
     elif source.startswith("\ufeff"):
         bom, source = True, source[1:]
     try:
-        data = json.loads(source)
+        data = _DECODER.decode(source)
     except json.JSONDecodeError as error:
         raise NotebookError(f"is not valid JSON: {error.msg}", error.lineno, error.colno) from None
     except RecursionError:
@@ -158,7 +158,18 @@ def _is_python(metadata) -> bool:
 
 # A structural walk over JSON already known to be valid: where each member's value starts and ends.
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
+
+
+def _integer(digits: str):
+    """A JSON integer; one too long for `int()` (4,300+ digits, an output's data) stays its text:
+    the linter reads only cell sources, and a fix never rewrites other values."""
+    try:
+        return int(digits)
+    except ValueError:
+        return digits
+
+
+_DECODER = json.JSONDecoder(parse_int=_integer)
 
 
 def _skip(text: str, index: int) -> int:
