@@ -132,13 +132,16 @@ class FixResult:
 
 def fix_bytes(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> FixResult:
     """Fix one file's source in memory; `data` is what to write back (or print, for stdin)."""
-    from nnsight_lint.fixing import FixError, fix_text
+    from nnsight_lint.fixing import FileSyntaxError, FixError, fix_text
     from nnsight_lint.text import decode
 
     if _is_notebook(source, path):
         from nnsight_lint.notebook import fix_notebook
 
-        return fix_notebook(source, path, options, unsafe)
+        try:
+            return fix_notebook(source, path, options, unsafe)
+        except Exception as error:  # a bug of ours stays with this file: the others are still fixed
+            return FixResult(path, data=source, error=f"internal error: {type(error).__name__}: {error}")
     try:
         text, encoding = decode(source)
     except (SyntaxError, UnicodeDecodeError, LookupError):
@@ -148,6 +151,8 @@ def fix_bytes(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, 
         outcome = fix_text(text, lambda t: lint_source(t, path, options), unsafe)
         data = outcome.text.encode(encoding) if outcome.changed else source
         return FixResult(path, text, outcome.text, data, outcome.fixed, outcome.remaining)
+    except FileSyntaxError as error:
+        problem = f"not fixed: {error}"  # the user's to fix; its NNL000 is among the findings
     except FixError as error:
         problem = f"internal error: {error}; the file was left unchanged"
     except UnicodeEncodeError as error:

@@ -146,7 +146,7 @@ def _check(args) -> int:
     for result in errors:
         print(f"error: {result.path}: {result.error}", file=sys.stderr)
     if not args.quiet:
-        print(_summary(len(diagnostics), sum(1 for d in diagnostics if d.fix)), file=sys.stderr)
+        print(_summary(len(diagnostics), sum(1 for d in diagnostics if d.fix), len(errors)), file=sys.stderr)
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
@@ -163,7 +163,7 @@ def _fix(args, options) -> int:
         results = [fix_bytes(sys.stdin.buffer.read(), args.stdin_filename or "-", options, args.unsafe_fixes)]
     else:
         files = args.settings.files(args.paths, args.force_exclude, notebooks=args.settings.notebooks, on_warning=_warn)
-        results = [fix_file(p, args.settings.lint_options(p), args.unsafe_fixes, write=not args.diff) for p in files]
+        results = [_fix_one(fix_file, p, args.settings.lint_options(p), args.unsafe_fixes, not args.diff) for p in files]
     report = sys.stderr if stdin and not args.diff else sys.stdout
     if args.diff:
         diff = lambda r: (cell_diff if is_notebook(r.path) else unified_diff)(r.path, r.before, r.after)  # noqa: E731
@@ -198,6 +198,16 @@ def _fix(args, options) -> int:
     if args.exit_non_zero_on_fix and any(r.changed for r in results) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
+
+
+def _fix_one(fix_file, path, options, unsafe, write):
+    """A failure while fixing one file is that file's error: the other files are still fixed."""
+    from nnsight_lint.api import FixResult
+
+    try:
+        return fix_file(path, options, unsafe, write=write)
+    except Exception as error:
+        return FixResult(path, error=f"internal error: {type(error).__name__}: {error}; the file was left unchanged")
 
 
 def _settings(args, known_codes):
@@ -247,10 +257,12 @@ def _render(args, diagnostics, sources=None) -> str:
     return output.render(args.output_format, diagnostics, sources)
 
 
-def _summary(found: int, fixable: int) -> str:
-    if not found:
+def _summary(found: int, fixable: int, unchecked: int = 0) -> str:
+    if not found and not unchecked:
         return "All checks passed."
     text = f"Found {found} problem{'s' if found != 1 else ''}."
+    if unchecked:  # never "passed": the errors above name files that were not (fully) checked
+        text += f" {unchecked} file{'s' if unchecked != 1 else ''} could not be checked."
     if fixable:
         text += f"\n[*] {fixable} fixable with `nnsight-lint check --fix`."
     return text

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
+from nnsight_lint.depth import refusal, run_deep
 from nnsight_lint.diagnostics import Diagnostic, Position
-from nnsight_lint.slicing import relevant_text
+from nnsight_lint.slicing import relevant_text, sliced
 from nnsight_lint.versions import NEWEST
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
@@ -74,16 +75,42 @@ def lint_source(
         return []  # never parsed: its syntax is other tools' business
     codes = rules.selected(options.select, options.ignore, options.target_version)
     text = _decoded(source)
-    relevant = (
-        relevant_text(text, _trace_pattern_text(tuple(options.trace_names)), _KEPT_DEFINITIONS)
-        if text is not None else None
-    )
-    module_or_error = parse(relevant, path) if relevant is not None else None
+    parts = sliced(text, _trace_pattern_text(tuple(options.trace_names)), _KEPT_DEFINITIONS) if text is not None else None
+    module_or_error = parse(parts[0], path) if parts is not None else None
+    blanked_error = None
+    if parts is not None and not isinstance(module_or_error, Diagnostic):
+        blanked_error = _error_in_blanked(parts[1], path)  # the file's syntax, all of it
     if module_or_error is None or isinstance(module_or_error, Diagnostic):
         module_or_error = parse(source, path)  # the whole file, so an error is reported as it is
     if isinstance(module_or_error, Diagnostic):
         return [module_or_error] if "NNL000" in codes else []
-    return check_module(module_or_error, path, codes, options, module_or_error.code if text is None else text)
+    found = check_module(module_or_error, path, codes, options, module_or_error.code if text is None else text)
+    if blanked_error is not None and "NNL000" in codes:
+        found = sorted([blanked_error, *found], key=Diagnostic.sort_key)
+    return found
+
+
+def _error_in_blanked(blanked: str, path: str) -> Optional[Diagnostic]:
+    """NNL000 for a syntax error in the definitions slicing left out (`blanked`, at their own
+    lines), else None. CPython's compiler checks them (fast); only when it objects does libcst
+    decide (it knows newer syntax, and code CPython only rejects when compiling)."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the file's own SyntaxWarnings are not ours to print
+            compile(blanked, path, "exec", dont_inherit=True)
+        return None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    parsed = parse(blanked, path)
+    return parsed if isinstance(parsed, Diagnostic) else None
+
+
+def parsed_part(text: str, options: LintOptions = DEFAULT_OPTIONS) -> str:
+    """The text libcst is given for `text`: the slicing's relevant part, or all of it."""
+    relevant = relevant_text(text, _trace_pattern_text(tuple(options.trace_names)), _KEPT_DEFINITIONS)
+    return text if relevant is None else relevant
 
 
 def _decoded(source: Union[str, bytes]) -> Optional[str]:
@@ -101,49 +128,19 @@ def parse(source: Union[str, bytes], path: str):
     """A libcst Module, or the NNL000 diagnostic saying why there is none."""
     import libcst as cst
 
-    refused = _too_deep(source)
+    refused = refusal(source)  # here, with the caller's recursion limit: CPython judges by it
     if refused is not None:
         line, column, detail = refused
         return Diagnostic(path, "NNL000", messages.NNL000_SYNTAX.format(detail=detail), Position(line, column),
                           Position(line, column))
     try:
-        return cst.parse_module(source)
+        return run_deep(cst.parse_module, source)
     except cst.ParserSyntaxError as error:
         line, column, detail = _syntax_error_location(source, error)
     except (UnicodeDecodeError, LookupError, SyntaxError, ValueError) as error:
         line, column, detail = 1, 1, str(error).splitlines()[0] if str(error) else type(error).__name__
     start = Position(max(line, 1), max(column, 1))
     return Diagnostic(path, "NNL000", messages.NNL000_SYNTAX.format(detail=detail), start, start)
-
-
-_BRACKETS = re.compile(rb"[][(){}]")
-_SUSPICIOUS_DEPTH = 100  # CPython refuses 200 nested brackets; libcst crashes near a thousand
-
-
-def _too_deep(source) -> Optional[Tuple[int, int, str]]:
-    """Nesting CPython's own parser refuses: libcst's native parser would overflow its stack on it
-    (about a thousand open brackets) and kill the process, which no `except` can catch. Only text
-    whose brackets nest suspiciously deep is given to CPython's parser to decide."""
-    import ast
-
-    data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
-    depth = 0
-    for match in _BRACKETS.finditer(data):
-        depth = depth + 1 if match.group() in b"([{" else max(depth - 1, 0)
-        if depth >= _SUSPICIOUS_DEPTH:
-            break
-    else:
-        return None
-    try:
-        ast.parse(source)
-    except SyntaxError as error:
-        if "too many nested" in (error.msg or ""):
-            return max(error.lineno or 1, 1), max(error.offset or 1, 1), error.msg
-    except (RecursionError, MemoryError):
-        return 1, 1, "too deeply nested for Python's parser"
-    except Exception:  # NUL bytes, bad encodings: libcst reports those itself
-        pass
-    return None
 
 
 _LIBCST_AT = re.compile(r"error at (\d+):(\d+): (.*)")
@@ -171,6 +168,10 @@ def check_module(
     module, path: str, codes: Sequence[str], options: LintOptions = DEFAULT_OPTIONS, text: Optional[str] = None
 ) -> List[Diagnostic]:
     """Run the rules on a parsed module; `text` is its source (regenerated from the tree if None)."""
+    return run_deep(_check_module, module, path, codes, options, text)
+
+
+def _check_module(module, path: str, codes: Sequence[str], options: LintOptions, text: Optional[str]) -> List[Diagnostic]:
     from nnsight_lint import rules
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext

@@ -83,34 +83,52 @@ def syntax_error(text: str, strict: bool = True) -> Optional[str]:
     some code libcst accepts (a repeated keyword argument); pass False for a file it already rejects
     (top-level `await` in a notebook cell, code for a newer Python).
     """
+    from nnsight_lint.depth import run_deep
+
+    return run_deep(_syntax_error, text, strict)  # deep code that was linted parses here too
+
+
+def _syntax_error(text: str, strict: bool) -> Optional[str]:
     import libcst as cst
 
     try:
         cst.parse_module(text)
     except cst.ParserSyntaxError as error:
         return str(error.message).strip().splitlines()[0]
-    if strict:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # SyntaxWarnings are the file's own, not ours to print
-                compile(text, "<fixed>", "exec", dont_inherit=True)
-        except (SyntaxError, ValueError) as error:
-            return getattr(error, "msg", None) or str(error)
+    return _compile_error(text) if strict else None
+
+
+def _compile_error(text: str) -> Optional[str]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarnings are the file's own, not ours to print
+            compile(text, "<fixed>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+        return getattr(error, "msg", None) or str(error) or type(error).__name__
     return None
+
+
+class FileSyntaxError(FixError):
+    """The file itself does not parse: nothing is fixed until it does (its NNL000 says where)."""
 
 
 def fix_text(
     text: str,
     lint: Callable[[str], List[Diagnostic]],
     unsafe: bool = False,
+    checked_part: Optional[Callable[[str], str]] = None,
 ) -> FixOutcome:
     """Apply every applicable fix, re-linting after each pass until none is left (bounded).
 
     `lint` maps text to diagnostics. Each pass is checked by the parsers themselves, whatever rules
-    `lint` runs. Raises FixError, and so reverts every fix, if a pass produces code that does not parse.
+    `lint` runs. Raises FixError, and so reverts every fix, if a pass produces code that does not parse;
+    FileSyntaxError if the file did not parse before any fix. With `checked_part` (text to the part of
+    it the fixes touch, e.g. `engine.parsed_part`), a file whose own syntax error lies outside that
+    part is fixed all the same, as long as the part keeps parsing: no fix adds a syntax error.
     """
     outcome = FixOutcome(text)
     strict = None  # does CPython compile the original? Asked once, when there is something to fix
+    part = lambda t: t  # noqa: E731  (what must keep parsing: the whole text unless told otherwise)
     for _ in range(MAX_PASSES):
         diagnostics = lint(outcome.text)
         applicable = [d for d in diagnostics if d.fix is not None and (d.fix.safe or unsafe)]
@@ -121,8 +139,15 @@ def fix_text(
         if new_text == outcome.text:
             break
         if strict is None:
-            strict = syntax_error(text) is None
-        broken = syntax_error(new_text, strict)
+            own = _libcst_error(text)
+            if own is not None and checked_part is None:
+                raise FileSyntaxError(f"the file has a syntax error ({own}); fix it first")
+            if own is not None:
+                part = checked_part
+                strict = syntax_error(part(text)) is None
+            else:
+                strict = _compile_error(text) is None  # libcst just parsed it
+        broken = syntax_error(part(new_text), strict)
         if broken is not None:
             where = ", ".join(sorted({f"{d.code} at line {d.line}" for d in applicable}))
             raise FixError(f"the fix for {where} would produce code that does not parse ({broken})")
@@ -130,6 +155,17 @@ def fix_text(
         outcome.fixed += applied
     outcome.remaining = lint(outcome.text)
     return outcome
+
+
+def _libcst_error(text: str) -> Optional[str]:
+    """Where and why libcst cannot parse `text` ("line L, column C: why"), or None."""
+    from nnsight_lint.engine import parse
+
+    parsed = parse(text, "<fixed>")
+    if isinstance(parsed, Diagnostic):
+        detail = parsed.message.split(": ", 1)[-1]
+        return f"line {parsed.line}, column {parsed.column}: {detail}"
+    return None
 
 
 class WriteRefused(Exception):

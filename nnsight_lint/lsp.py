@@ -426,9 +426,14 @@ def _fix_title(finding: Diagnostic) -> str:
 def _fix_all(ls: LanguageServer, document, options: LintOptions) -> Optional[str]:
     from nnsight_lint.fixing import FixError, fix_text
 
+    from nnsight_lint.engine import parsed_part
+
     path = _lint_name(document)
     try:
-        return fix_text(document.source, lambda text: lint_source(text, path, options)).text
+        # A syntax error outside the code the fixes touch (a helper being typed) does not stop
+        # fix-all: each pass must only keep that code parsing, adding no syntax error.
+        lint = lambda text: lint_source(text, path, options)  # noqa: E731
+        return fix_text(document.source, lint, checked_part=lambda text: parsed_part(text, options)).text
     except FixError as error:
         _log(ls, f"{document.uri}: {error}; no fix-all offered")
     except Exception as error:

@@ -31,6 +31,13 @@ _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 def relevant_text(text: str, trace_opener: Pattern[str], keep: Optional[Pattern[str]] = None) -> Optional[str]:
     """`text` with the irrelevant top-level definitions blanked, or None when nothing can go.
     A definition whose text matches `keep` is kept too (a rule reads it, e.g. a module's `forward`)."""
+    parts = sliced(text, trace_opener, keep)
+    return None if parts is None else parts[0]
+
+
+def sliced(text: str, trace_opener: Pattern[str], keep: Optional[Pattern[str]] = None) -> Optional[Tuple[str, str]]:
+    """(`relevant_text`, what it blanked): the blanked definitions alone at their own lines and
+    columns (other lines empty), for CPython to check their syntax; None when nothing can go."""
     lines = LINE_BREAK.split(text)
     starts = _statement_starts(text, lines)
     if starts is None:
@@ -55,12 +62,16 @@ def relevant_text(text: str, trace_opener: Pattern[str], keep: Optional[Pattern[
             if not kept[i] and name in used:
                 kept[i] = changed = True
                 used |= set(_IDENTIFIER.findall(_joined(lines, *statements[i])))
-    breaks = [m.group() for m in LINE_BREAK.finditer(text)]
+    breaks = [m.group() for m in LINE_BREAK.finditer(text)] + [""]
+    blanked, done = [], 0
     for (first, end), keep in zip(statements, kept):
         if not keep:
+            blanked.append("\n" * (first - done))  # CPython counts lines, whatever their breaks
             for index in range(first, end):
+                blanked.append(lines[index] + breaks[index])
                 lines[index] = ""
-    return "".join(line + brk for line, brk in zip(lines, breaks + [""]))
+            done = end
+    return "".join(line + brk for line, brk in zip(lines, breaks)), "".join(blanked)
 
 
 def _statement_starts(text: str, lines: List[str]) -> Optional[List[int]]:
