@@ -56,3 +56,12 @@ def test_a_try_only_hides_what_its_handlers_catch():
         assert codes(f"try:\n{body}except {handler}:\n    pass\n") == expected, handler
     assert codes(f"try:\n{body}except:\n    pass\n") == []
     assert codes(f"try:\n{body}finally:\n    pass\n") == [(4, "NNL001")]
+
+
+def test_a_line_whose_comment_says_it_fails_is_a_demo():
+    says = {"  # will throw an error": [], "  # raises RuntimeError": [], "  # RuntimeError here": [],
+            "  # error!": [], "  # first invoke": [(3, "NNL001")], "  # compute the error": [(3, "NNL001")]}
+    for comment, expected in says.items():
+        source = TWO_INVOKES.replace(".backward()\n    with", f".backward(){comment}\n    with", 1)
+        assert codes(source) == expected, comment
+        assert codes(source, report_deliberate_errors=True) == [(3, "NNL001")]

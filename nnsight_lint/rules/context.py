@@ -13,6 +13,12 @@ from nnsight_lint.text import split_lines
 from nnsight_lint.versions import NEWEST
 
 _DEMO_WORDS = re.compile(r"\btry\b|[rR]aises")
+# A comment on the reported line that says the line fails: "# will throw an error", "# raises
+# NameError", "# error!", "# fails".
+_SAYS_IT_FAILS = re.compile(
+    r"#.*(?i:\b(?:will|would|should|must)\s+(?:throw|raise|fail|error|break)\b|\b(?:throws|raises|fails)\b)"
+    r"|#.*\b[A-Z]\w*Error\b|#\s*(?i:error)\b"
+)
 
 
 class RuleContext:
@@ -35,10 +41,14 @@ class RuleContext:
         self._demos: Union[None, bool, Demos] = None  # False: the text holds no such code
 
     def deliberate(self, code: str, at: Union[cst.CSTNode, Position]) -> bool:
-        """Is `at` inside code that shows the rule's error on purpose: a `pytest.raises(...)` block or
-        a `try:` body whose handler catches what the rule predicts (or Exception, or everything)?"""
+        """Is `at` code that shows the rule's error on purpose: a line whose comment says it fails
+        (`# will throw an error`), a `pytest.raises(...)` block, or a `try:` body whose handler
+        catches what the rule predicts (or Exception, or everything)?"""
         from nnsight_lint import rules
 
+        where = at if isinstance(at, Position) else self.span(at)[0]
+        if _SAYS_IT_FAILS.search(self.line_text(where.line)):
+            return True
         if self._demos is None:
             # Looking costs every node's position: only when the text can hold such code at all.
             if not any(_DEMO_WORDS.search(line) for line in self.lines):
@@ -47,7 +57,6 @@ class RuleContext:
                 self._demos = Demos(self.module, self.span)
         if self._demos is False:
             return False
-        where = at if isinstance(at, Position) else self.span(at)[0]
         return self._demos.catches(where, getattr(rules.rule(code), "RAISES", ()))
 
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:

@@ -67,7 +67,7 @@ SUMMARY = messages.NNL202_TITLE
 DEFAULT = True
 SINCE = BEFORE = None  # every nnsight serves one forward in order (0.7: MissedProviderError)
 FIX = None
-RAISES = ("OutOfOrderError", "MissedProviderError", "NNsightException")
+RAISES = ("OutOfOrderError", "MissedProviderError", "NNsightException", "RuntimeError")  # vLLM: RuntimeError
 
 _KIND = {"output": "output", "outputs": "output", "input": "input", "inputs": "input"}
 
