@@ -44,6 +44,11 @@ No automatic fix: reordering statements can change what they compute.
 
 ## How to silence
 Put `# noqa: NNL202` on the reported line (the later read), or `--ignore NNL202`.
+
+## Versions
+nnsight 0.5 and later, which run a trace's code as it waits for each module of the forward. Up to
+0.4 a trace built an intervention graph that hooks ran in the forward's own order, so the order
+of the reads in the source did not matter.
 """
 from __future__ import annotations
 
@@ -65,7 +70,8 @@ CODE = "NNL202"
 NAME = "module-order"
 SUMMARY = messages.NNL202_TITLE
 DEFAULT = True
-SINCE = BEFORE = None  # every nnsight serves one forward in order (0.7: MissedProviderError)
+SINCE = (0, 5)  # 0.5 on run a trace's code as it waits for each module (0.7: MissedProviderError);
+BEFORE = None  # up to 0.4 a trace built a graph, so the order of the reads did not matter
 FIX = None
 RAISES = ("OutOfOrderError", "MissedProviderError", "NNsightException", "RuntimeError")  # vLLM: RuntimeError
 

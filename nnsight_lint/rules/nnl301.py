@@ -15,7 +15,7 @@ declared nnsight requirement):
 
 | old API | gone in | instead |
 |---|---|---|
-| `saved.value` on a name saved in a trace | 0.4 (saved names are values) | `saved` |
+| `saved.value` on a name saved in a trace | 0.4 (saved names are values; on 0.4 not for a trace with `backend=` or `remote=`) | `saved` |
 | `.value` on saved values kept in a dict or list | 0.5 | the item itself |
 | `tracer.apply(fn, ...)` | 0.5 | `fn(...)` |
 | `nnsight.local/cond/iter` | 0.5 | plain Python |
@@ -119,8 +119,26 @@ def _value_message(model: FileModel, event: Event, containers: Set[str], target)
         and binding.order < e.order < event.order for e in model.events
     )
     if saved and binding.where.trace is not None and event.where.trace is None:
+        if target < (0, 5) and not _injects_values(binding.where.trace):
+            return None
         return messages.NNL301_VALUE
     return None
+
+
+def _injects_values(trace) -> bool:
+    """nnsight 0.4 swaps saved names for their values when a trace exits, unless the trace runs on a
+    backend of the caller's (`backend=...`) or remotely (`remote=...`): then `.value` is still needed."""
+    calls = []
+    while trace is not None:
+        calls.append(trace.call)
+        if trace.session is not None:
+            calls.extend(item.item for item in trace.session.items)
+        trace = trace.parent
+    return not any(
+        isinstance(call, cst.Call)
+        and any(arg.keyword is not None and arg.keyword.value in ("backend", "remote") for arg in call.args)
+        for call in calls
+    )
 
 
 def _call_message(event: Event, tracers: Set[str], modules: Set[str], target) -> Optional[str]:
