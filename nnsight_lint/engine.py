@@ -184,10 +184,10 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     # them); a finding elsewhere records the rest on demand.
     anchors = {id(call.call) for call in backwards}
     anchors.update(id(call.retention.value_node) for call in backwards if call.retention.value_node is not None)
-    context = RuleContext(path, module, module.code if text is None else text, anchors, options.target_version)
+    context = RuleContext(path, module, module.code if text is None else text, anchors, options.target_version,
+                          options.report_deliberate_errors)
     found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
-    if found and not options.report_deliberate_errors:
-        found = [d for d in found if not context.deliberate(d.code, d.start)]
+    found = [d for d in found if not context.deliberate(d.code, d.start)]
     if options.honour_noqa:
         found = without_noqa(found, context.lines)
     return sorted(found, key=Diagnostic.sort_key)

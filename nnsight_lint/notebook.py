@@ -28,6 +28,7 @@ from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse
+from nnsight_lint.deliberate import says_it_fails
 from nnsight_lint.text import split_lines_keepends
 
 
@@ -88,6 +89,7 @@ class CodeCell:
     source: str
     span: Tuple[int, int]  # the `source` value in the notebook text
     items: Optional[Tuple[Tuple[int, int, str], ...]]  # list form: each string's span and value
+    shows_error: bool = False  # the markdown right after (or before) it says it fails: a demo
 
 
 @dataclass(frozen=True)
@@ -129,7 +131,8 @@ def read(source: Union[bytes, str]) -> Notebook:
     top = {key: (start, end) for key, start, end in _members(source, _skip(source, 0))}
     cell_spans = _elements(source, top["cells"][0])
     code_cells: List[CodeCell] = []
-    for cell, (start, _) in zip(cells, cell_spans):
+    said = [_markdown_says_it_fails(cell) for cell in cells]
+    for index, (cell, (start, _)) in enumerate(zip(cells, cell_spans)):
         if cell.get("cell_type") != "code":
             continue
         number = len(code_cells) + 1
@@ -141,8 +144,18 @@ def read(source: Union[bytes, str]) -> Notebook:
         if isinstance(value, list):
             items = tuple((s, e, text) for (s, e), text in zip(_elements(source, span[0]), value))
             value = "".join(value)
-        code_cells.append(CodeCell(number, value, span, items))
+        neighbours = [said[j] for j in (index + 1, index - 1) if 0 <= j < len(cells) and said[j] is not None]
+        code_cells.append(CodeCell(number, value, span, items, bool(neighbours and neighbours[0])))
     return Notebook(source, bom, tuple(code_cells), _is_python(data.get("metadata")))
+
+
+def _markdown_says_it_fails(cell: dict) -> Optional[bool]:
+    """For a markdown cell: does it say the code next to it fails? None for other cells."""
+    if cell.get("cell_type") != "markdown":
+        return None
+    text = cell.get("source")
+    text = "".join(text) if isinstance(text, list) else text
+    return isinstance(text, str) and says_it_fails(text)
 
 
 def _is_python(metadata) -> bool:
@@ -333,7 +346,14 @@ def lint_notebook(
         return invalid(error, path, options)
     if not notebook.python:
         return []
-    return lint_cells([cell.source for cell in notebook.cells], path, options)
+    return lint_cells([cell.source for cell in notebook.cells], path, options, _demos(notebook, options))
+
+
+def _demos(notebook: Notebook, options: LintOptions) -> FrozenSet[int]:
+    """The code cells whose findings are not reported: the notebook says they fail on purpose."""
+    if options.report_deliberate_errors:
+        return frozenset()
+    return frozenset(cell.number for cell in notebook.cells if cell.shows_error)
 
 
 def invalid(error: NotebookError, path: str, options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
@@ -346,15 +366,20 @@ def invalid(error: NotebookError, path: str, options: LintOptions = DEFAULT_OPTI
     return [Diagnostic(path, "NNL000", text, at, at)]
 
 
-def lint_cells(sources: Sequence[str], path: str, options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
-    """Findings for the code cells `sources` (cell N is `sources[N - 1]`), located by cell."""
-    return [diagnostic for diagnostic, _ in _lint(sources, path, options)]
+def lint_cells(
+    sources: Sequence[str], path: str, options: LintOptions = DEFAULT_OPTIONS, demos: FrozenSet[int] = frozenset()
+) -> List[Diagnostic]:
+    """Findings for the code cells `sources` (cell N is `sources[N - 1]`), located by cell; none
+    but NNL000 in the `demos` cells."""
+    return [diagnostic for diagnostic, _ in _lint(sources, path, options, demos)]
 
 
 _CellEdits = Tuple[Tuple[int, Edit], ...]  # (cell, edit in that cell's lines)
 
 
-def _lint(sources: Sequence[str], path: str, options: LintOptions) -> List[Tuple[Diagnostic, Optional[_CellEdits]]]:
+def _lint(
+    sources: Sequence[str], path: str, options: LintOptions, demos: FrozenSet[int] = frozenset()
+) -> List[Tuple[Diagnostic, Optional[_CellEdits]]]:
     """Each finding in cell coordinates, with its fix's edits per cell (None: no fix to apply)."""
     from nnsight_lint import rules
 
@@ -384,6 +409,7 @@ def _lint(sources: Sequence[str], path: str, options: LintOptions) -> List[Tuple
         if not isinstance(module, Diagnostic):  # every cell parses alone, so the join does too
             layout = _Layout(parts)
             found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options))
+    found = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
     return sorted(found, key=lambda pair: pair[0].sort_key())
 
 
@@ -434,7 +460,11 @@ def _edits_in_cells(fix: Optional[Fix], layout: _Layout) -> Optional[_CellEdits]
 
 
 def fix_cells(
-    sources: Sequence[str], path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False
+    sources: Sequence[str],
+    path: str,
+    options: LintOptions = DEFAULT_OPTIONS,
+    unsafe: bool = False,
+    demos: FrozenSet[int] = frozenset(),
 ) -> Tuple[List[str], int, List[Diagnostic]]:
     """Apply every applicable fix to the cells, re-linting the whole notebook after each pass.
 
@@ -445,7 +475,7 @@ def fix_cells(
 
     sources, fixed = list(sources), 0
     for _ in range(MAX_PASSES):
-        found = _lint(sources, path, options)
+        found = _lint(sources, path, options, demos)
         applicable = [(d, e) for d, e in found if d.fix is not None and e is not None and (d.fix.safe or unsafe)]
         if not applicable:
             return sources, fixed, [d for d, _ in found]
@@ -463,7 +493,7 @@ def fix_cells(
         if new == sources:
             break
         sources, fixed = new, fixed + len(applicable)
-    return sources, fixed, lint_cells(sources, path, options)
+    return sources, fixed, lint_cells(sources, path, options, demos)
 
 
 def fix_notebook(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False):
@@ -479,7 +509,9 @@ def fix_notebook(source: bytes, path: str, options: LintOptions = DEFAULT_OPTION
     if not notebook.python:
         return FixResult(path, text, text, source)
     try:
-        sources, fixed, remaining = fix_cells([c.source for c in notebook.cells], path, options, unsafe)
+        sources, fixed, remaining = fix_cells(
+            [c.source for c in notebook.cells], path, options, unsafe, _demos(notebook, options)
+        )
         after = write_sources(notebook, sources)
         data = (codecs.BOM_UTF8 if notebook.bom else b"") + after.encode("utf-8") if after != text else source
     except FixError as error:

@@ -2,23 +2,18 @@
 from __future__ import annotations
 
 import re
-from typing import Collection, List, Optional, Tuple, Union
+from typing import Collection, FrozenSet, List, Optional, Tuple, Union
 
 import libcst as cst
 
 from nnsight_lint.analysis.demos import Demos
+from nnsight_lint.deliberate import comment_says_it_fails, percent_demo_lines
 from nnsight_lint.diagnostics import Diagnostic, Fix, Position
 from nnsight_lint.positions import Positions
 from nnsight_lint.text import split_lines
 from nnsight_lint.versions import NEWEST
 
 _DEMO_WORDS = re.compile(r"\btry\b|[rR]aises")
-# A comment on the reported line that says the line fails: "# will throw an error", "# raises
-# NameError", "# error!", "# fails".
-_SAYS_IT_FAILS = re.compile(
-    r"#.*(?i:\b(?:will|would|should|must)\s+(?:throw|raise|fail|error|break)\b|\b(?:throws|raises|fails)\b)"
-    r"|#.*\b[A-Z]\w*Error\b|#\s*(?i:error)\b"
-)
 
 
 class RuleContext:
@@ -29,6 +24,7 @@ class RuleContext:
         text: str,
         anchors: Optional[Collection[int]] = None,
         target_version: Tuple[int, int] = NEWEST,
+        report_deliberate_errors: bool = False,
     ) -> None:
         """`text` is the module's source; `anchors` the ids of the nodes rules report inside;
         `target_version` the nnsight the code is written for (messages may depend on it)."""
@@ -36,18 +32,27 @@ class RuleContext:
         self.module = module
         self.lines: List[str] = split_lines(text)
         self.target_version = target_version
+        self.report_deliberate_errors = report_deliberate_errors  # then nothing counts as a demo
         self._anchors = anchors
         self._positions: Optional[Positions] = None
         self._demos: Union[None, bool, Demos] = None  # False: the text holds no such code
+        self._percent_demos: Optional[FrozenSet[int]] = None  # lines of `# %%` cells said to fail
 
     def deliberate(self, code: str, at: Union[cst.CSTNode, Position]) -> bool:
         """Is `at` code that shows the rule's error on purpose: a line whose comment says it fails
-        (`# will throw an error`), a `pytest.raises(...)` block, or a `try:` body whose handler
-        catches what the rule predicts (or Exception, or everything)?"""
+        (`# will throw an error`), a `# %%` cell whose markdown neighbour says so, a
+        `pytest.raises(...)` block, or a `try:` body whose handler catches what the rule predicts
+        (or Exception, or everything)?"""
         from nnsight_lint import rules
 
+        if self.report_deliberate_errors:
+            return False
         where = at if isinstance(at, Position) else self.span(at)[0]
-        if _SAYS_IT_FAILS.search(self.line_text(where.line)):
+        if comment_says_it_fails(self.line_text(where.line)):
+            return True
+        if self._percent_demos is None:
+            self._percent_demos = percent_demo_lines(self.lines)
+        if where.line in self._percent_demos:
             return True
         if self._demos is None:
             # Looking costs every node's position: only when the text can hold such code at all.
