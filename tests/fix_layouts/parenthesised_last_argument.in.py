@@ -8,7 +8,7 @@ with model.trace() as tracer:
         loss.backward((torch.ones_like(loss)))
     with tracer.invoke("the cat"):
         out = model.lm_head.output
-        (first, second) = torch.autograd.grad(out.sum(), (model.lm_head.weight, model.lm_head.bias))
+        (first, second) = torch.autograd.grad(out.sum(), (model.lm_head.weight, model.transformer.ln_f.weight))
     with tracer.invoke("a dog"):
         (third,) = grad(model.lm_head.output.sum(), inputs=(model.lm_head.weight,))
     with tracer.invoke("a bird"):

@@ -8,7 +8,7 @@ with model.trace() as tracer:
         loss.backward((torch.ones_like(loss)), retain_graph=True)
     with tracer.invoke("the cat"):
         out = model.lm_head.output
-        (first, second) = torch.autograd.grad(out.sum(), (model.lm_head.weight, model.lm_head.bias), retain_graph=True)
+        (first, second) = torch.autograd.grad(out.sum(), (model.lm_head.weight, model.transformer.ln_f.weight), retain_graph=True)
     with tracer.invoke("a dog"):
         (third,) = grad(model.lm_head.output.sum(), inputs=(model.lm_head.weight,), retain_graph=True)
     with tracer.invoke("a bird"):

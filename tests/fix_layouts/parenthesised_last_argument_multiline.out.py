@@ -11,7 +11,7 @@ with model.trace() as tracer:
     with tracer.invoke("the cat"):
         torch.autograd.grad(
             model.lm_head.output.sum(),
-            (model.lm_head.weight, model.lm_head.bias),
+            (model.lm_head.weight, model.transformer.ln_f.weight),
             retain_graph=True,
         )
     with tracer.invoke("a dog"):
