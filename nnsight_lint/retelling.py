@@ -9,7 +9,9 @@ error's first line, so the run time and the linter say the same thing. The error
 its traceback and, after the explanation, its original text.
 
 A finding explains an error when its rule predicts that error's class (`RAISES`) and it sits on a
-line of the traceback in that file, or, for a `NameError`, on a line that names the missing name.
+line of the traceback in that file, or, for a `NameError`, on a line that names the missing name,
+or, for a rule whose error surfaces elsewhere in the trace (`SURFACES = "trace"`), in the same
+trace as a line of the traceback.
 NNL001's freed-graph error has its own, richer path (`nnsight_lint.runtime`).
 
 Some mistakes raise nothing: torch only warns (reading a non-leaf `.grad` outside a backward block
@@ -138,7 +140,29 @@ def _explaining(path: str, lines: List[int], explains, missing: Optional[str]):
         for diagnostic in candidates:
             if diagnostic.line <= len(source_lines) and word.search(source_lines[diagnostic.line - 1]):
                 return diagnostic
+    later = [d for d in candidates if getattr(rules.rule(d.code), "SURFACES", "line") == "trace"]
+    if later:  # the mistake is one line, the error another of the same trace (NNL006)
+        for first, last in _trace_spans(source, path):
+            if any(first <= line <= last for line in lines):
+                inside = [d for d in later if first <= d.line <= last]
+                if inside:
+                    return inside[0]
     return None
+
+
+def _trace_spans(source: str, path: str) -> List[Tuple[int, int]]:
+    """(first, last line) of each outermost trace in the file."""
+    from nnsight_lint.analysis import build_file_model
+    from nnsight_lint.diagnostics import Diagnostic
+    from nnsight_lint.engine import parse
+    from nnsight_lint.positions import Positions
+
+    module = parse(source, path)
+    if isinstance(module, Diagnostic):
+        return []
+    outermost = [trace.node for trace in build_file_model(module).traces if trace.parent is None]
+    positions = Positions(module, {id(node) for node in outermost})
+    return [(positions.span(node)[0].line, positions.span(node)[1].line) for node in outermost]
 
 
 def _told(diagnostic) -> str:

@@ -68,6 +68,7 @@ SINCE = (0, 8)  # interventions run on the model's thread from 0.8 on
 BEFORE = None
 FIX = None
 RAISES = ("OutOfOrderError", "RuntimeError")
+SURFACES = "trace"  # the error comes at the backward or `.grad` read, not at the `with` reported
 
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
