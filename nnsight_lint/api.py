@@ -7,9 +7,10 @@ import stat
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
+from nnsight_lint import source as sources
 from nnsight_lint.diagnostics import Diagnostic
-from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
-from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, lint_source
+from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions
+from nnsight_lint.source import FixResult  # noqa: F401  (the doors' result type, here since the start)
 
 
 @dataclass
@@ -76,94 +77,16 @@ def lint_file(path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
 
 
 def lint_text(source, path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
-    try:
-        if _is_notebook(source, path):
-            from nnsight_lint.notebook import lint_notebook
-
-            return FileResult(path, lint_notebook(source, path, options))
-        return FileResult(path, lint_source(_python_text(source), path, options))
-    except RecursionError:
-        return FileResult(path, error="internal error: the file nests too deeply to analyse")
-    except Exception as error:  # a bug of ours must not hide the other files' findings
-        return FileResult(path, error=f"internal error: {type(error).__name__}: {error}")
-
-
-def _is_notebook(source, path: str) -> bool:
-    """By its name; stdin without `--stdin-filename` ("-") by its content."""
-    if path.endswith(NOTEBOOK_SUFFIXES):
-        return True
-    from nnsight_lint.notebook import looks_like_notebook
-
-    return path == "-" and looks_like_notebook(source)
-
-
-def _python_text(source):
-    """The text the rules see: a `# %%` script's IPython lines (`!pip install ...`, `%magic`)
-    masked as in a notebook, positions unchanged; any other source as it is."""
-    if (b"%%" if isinstance(source, bytes) else "%%") not in source:
-        return source
-    from nnsight_lint.notebook import mask_percent_script
-    from nnsight_lint.text import decode
-
-    try:
-        text = decode(source)[0] if isinstance(source, bytes) else source
-    except (SyntaxError, UnicodeDecodeError, LookupError):  # the engine reports it as NNL000
-        return source
-    return mask_percent_script(text)
-
-
-@dataclass
-class FixResult:
-    """One file through the fixer: its text before and after, and what is left to report."""
-
-    path: str
-    before: str = ""
-    after: str = ""
-    data: bytes = b""  # `after`, encoded as the file was (the source itself when nothing changed)
-    fixed: int = 0
-    remaining: List[Diagnostic] = field(default_factory=list)
-    error: Optional[str] = None  # set: nothing of this file was fixed or written
-    notice: Optional[str] = None  # fixed, but something the user should know (its owner changed)
-
-    @property
-    def changed(self) -> bool:
-        return self.after != self.before
+    diagnostics, error = sources.lint(source, path, options)  # a bug of ours hides no other file's findings
+    return FileResult(path, diagnostics, error)
 
 
 def fix_bytes(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> FixResult:
     """Fix one file's source in memory; `data` is what to write back (or print, for stdin)."""
-    from nnsight_lint.fixing import FileSyntaxError, FixError, fix_text
-    from nnsight_lint.text import decode
-
-    if _is_notebook(source, path):
-        from nnsight_lint.notebook import fix_notebook
-
-        try:
-            return fix_notebook(source, path, options, unsafe)
-        except Exception as error:  # a bug of ours stays with this file: the others are still fixed
-            return FixResult(path, data=source, error=f"internal error: {type(error).__name__}: {error}")
     try:
-        text, encoding = decode(source)
-    except (SyntaxError, UnicodeDecodeError, LookupError):
-        linted = lint_text(source, path, options)  # NNL000 says why it does not decode
-        return FixResult(path, data=source, remaining=linted.diagnostics, error=linted.error)
-    try:
-        outcome = fix_text(text, lambda t: lint_source(t, path, options), unsafe)
-        data = outcome.text.encode(encoding) if outcome.changed else source
-        return FixResult(path, text, outcome.text, data, outcome.fixed, outcome.remaining)
-    except FileSyntaxError as error:
-        problem = f"not fixed: {error}"  # the user's to fix; its NNL000 is among the findings
-    except FixError as error:
-        problem = f"internal error: {error}; the file was left unchanged"
-    except UnicodeEncodeError as error:
-        problem = f"cannot write back as {encoding}: {error.reason}; the file was left unchanged"
-    except RecursionError:
-        problem = "internal error: the file nests too deeply to analyse"
-    except Exception as error:
-        problem = f"internal error: {type(error).__name__}: {error}"
-    # Nothing was fixed: the file's findings are still there to report.
-    unfixed = lint_text(source, path, options)
-    return FixResult(path, text, text, source, remaining=unfixed.diagnostics, error=problem)
+        return sources.of(source, path).fix(options, unsafe)
+    except Exception as error:  # a bug of ours stays with this file: the others are still fixed
+        return FixResult(path, data=source, error=f"internal error: {type(error).__name__}: {error}")
 
 
 def fix_file(path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False, write: bool = True) -> FixResult:

@@ -52,6 +52,11 @@ def looks_like_notebook(source: Union[bytes, str]) -> bool:
 _PERCENT_CELL = re.compile(r"[ \t]*#[ \t]*%%")  # `# %%`, `#%%`, `# %% [markdown]`: jupytext, VS Code
 
 
+def is_percent_script(source: str) -> bool:
+    """Has the text a `# %%` cell marker line?"""
+    return "%%" in source and any(_PERCENT_CELL.match(line) for line in split_lines_keepends(source))
+
+
 def mask_percent_script(source: str) -> str:
     """A `# %%` script with each cell's IPython lines masked exactly as in a notebook cell (same
     lines and columns); a script without a cell marker comes back unchanged."""
@@ -496,44 +501,70 @@ def fix_cells(
     return sources, fixed, lint_cells(sources, path, options, demos)
 
 
-def fix_notebook(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False):
-    """The api.FixResult for a notebook: `before`/`after` are the JSON text, `data` the bytes to write."""
-    from nnsight_lint.api import FixResult
-    from nnsight_lint.fixing import FixError
-
-    try:
-        notebook = read(source)
-    except NotebookError as error:
-        return FixResult(path, data=source, remaining=invalid(error, path, options))  # data: write nothing
-    text = notebook.text
-    if not notebook.python:
-        return FixResult(path, text, text, source)
-    try:
-        sources, fixed, remaining = fix_cells(
-            [c.source for c in notebook.cells], path, options, unsafe, _demos(notebook, options)
-        )
-        after = write_sources(notebook, sources)
-        data = (codecs.BOM_UTF8 if notebook.bom else b"") + after.encode("utf-8") if after != text else source
-    except FixError as error:
-        return FixResult(path, text, text, source, error=f"internal error: {error}; the file was left unchanged")
-    except Exception as error:
-        return FixResult(path, text, text, source, error=f"internal error: {type(error).__name__}: {error}")
-    return FixResult(path, text, after, data, fixed, remaining)
-
-
 def write_sources(notebook: Notebook, sources: Sequence[str]) -> str:
     """The notebook text with the changed cells' `source` values replaced, in their own form."""
-    ascii_only = _escapes_non_ascii(notebook.text)
-    replacements = []
-    for cell, new in zip(notebook.cells, sources):
-        if new != cell.source:
-            replacements.extend(_replacements(notebook.text, cell, new, ascii_only))
     pieces, cursor = [], 0
-    for start, end, content in sorted(replacements):
+    for start, end, content in replacements(notebook, sources):
         pieces += [notebook.text[cursor:start], content]
         cursor = end
     pieces.append(notebook.text[cursor:])
     return "".join(pieces)
+
+
+def replacements(notebook: Notebook, sources: Sequence[str]) -> List[Tuple[int, int, str]]:
+    """What `write_sources` changes, as (start, end, new text) spans of the notebook text, in
+    order; each trimmed to the characters that differ, so fixes of different lines stay apart."""
+    ascii_only = _escapes_non_ascii(notebook.text)
+    spans = []
+    for cell, new in zip(notebook.cells, sources):
+        if new != cell.source:
+            spans.extend(_replacements(notebook.text, cell, new, ascii_only))
+    return [_trimmed(notebook.text, span) for span in sorted(spans)]
+
+
+def _trimmed(text: str, span: Tuple[int, int, str]) -> Tuple[int, int, str]:
+    start, end, content = span
+    old = text[start:end]
+    head = 0
+    while head < min(len(old), len(content)) and old[head] == content[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(content)) - head and old[-1 - tail] == content[-1 - tail]:
+        tail += 1
+    return start + head, end - tail, content[head : len(content) - tail]
+
+
+def raw_offset(notebook: Notebook, cell: CodeCell, index: int) -> int:
+    """Where the `index`-th character of the cell's source is in the notebook text: inside the
+    JSON string that holds it (the list item, for a source in list form), escapes counted."""
+    items = cell.items if cell.items is not None else ((cell.span[0], cell.span[1], cell.source),)
+    if not items:
+        return cell.span[0] + 1
+    before = 0
+    for number, (start, _, value) in enumerate(items, start=1):
+        if index < before + len(value) or number == len(items):  # the end of the source: its last string's
+            return _string_index(notebook.text, start, min(index - before, len(value)))
+        before += len(value)
+    return cell.span[0] + 1  # not reached
+
+
+def _string_index(text: str, start: int, count: int) -> int:
+    """The offset of character `count` of the JSON string literal at `start` (its opening quote)."""
+    at = start + 1
+    for _ in range(count):
+        if text[at] != "\\":
+            at += 1
+        elif text[at + 1] != "u":
+            at += 2
+        elif 0xD800 <= int(text[at + 2 : at + 6], 16) < 0xDC00 and _low_surrogate(text, at + 6):
+            at += 12  # one character written as a surrogate pair
+        else:
+            at += 6
+    return at
+
+
+def _low_surrogate(text: str, at: int) -> bool:
+    return text.startswith("\\u", at) and 0xDC00 <= int(text[at + 2 : at + 6], 16) < 0xE000
 
 
 def _replacements(text: str, cell: CodeCell, new: str, ascii_only: bool) -> List[Tuple[int, int, str]]:
