@@ -165,15 +165,55 @@ def _escape_property(text: str) -> str:
 
 def github(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
     out = []
+    stored = _Stored(sources)
     for d in diagnostics:
+        start, end = stored.locate(d)
         properties = [
-            ("file", d.path), ("line", d.line), ("col", d.column),
-            ("endLine", d.end.line), ("endColumn", d.end.column), ("title", d.code),
+            ("file", d.path), ("line", start.line), ("col", start.column),
+            ("endLine", end.line), ("endColumn", end.column), ("title", d.code),
         ]
         props = ",".join(f"{key}={_escape_property(str(value))}" for key, value in properties)
-        cell = f"cell {d.cell}: " if d.cell is not None else ""
-        out.append(f"::error {props}::{_escape_data(cell + d.message)}\n")
+        out.append(f"::error {props}::{_escape_data(stored.message(d))}\n")
     return "".join(out)
+
+
+class _Stored:
+    """Where findings are in the files as stored (a notebook's JSON, not its cells), asked of
+    each file's `source.Source`; files are read only when a finding's position needs mapping."""
+
+    def __init__(self, sources: Sources):
+        self.sources, self.documents = sources, {}
+
+    def document(self, path: str):
+        from nnsight_lint import source
+
+        if path not in self.documents:
+            data = self.sources.get(path) if self.sources is not None else None
+            if data is None:
+                try:
+                    with open(path, "rb") as handle:
+                        data = handle.read()
+                except OSError:
+                    data = None
+            self.documents[path] = source.of(data, path) if data is not None else None
+        return self.documents[path]
+
+    def locate(self, d: Diagnostic):
+        document = self.document(d.path) if d.cell is not None else None
+        return (d.start, d.end) if document is None else document.locate(d)
+
+    def edits(self, d: Diagnostic):
+        if d.fix is None:
+            return ()
+        document = self.document(d.path) if d.cell is not None else None
+        if document is None:
+            return () if d.cell is not None else d.fix.edits  # a cell's edits would corrupt the JSON
+        return document.edits(d)
+
+    def message(self, d: Diagnostic) -> str:
+        document = self.document(d.path) if d.cell is not None else None
+        place = document.place(d) if document is not None else (f"cell {d.cell}, line {d.line}" if d.cell else "")
+        return f"{place}: {d.message}" if place else d.message
 
 
 # --- sarif 2.1.0, what GitHub code scanning uploads -------------------------------------------
@@ -210,38 +250,43 @@ def _sarif_rule(code: str) -> dict:
     }
 
 
+def _replacement(edit: Edit) -> dict:
+    replacement = {"deletedRegion": _region(edit.start, edit.end)}
+    if edit.content:  # a deletion has none (SARIF: insertedContent, if present, is non-empty text)
+        replacement["insertedContent"] = {"text": edit.content}
+    return replacement
+
+
 def sarif(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
     from nnsight_lint import rules
 
     codes = list(rules.RULES)
     results = []
+    stored = _Stored(sources)
     for d in diagnostics:
-        cell = f"cell {d.cell}: " if d.cell is not None else ""
         result = {
             "ruleId": d.code,
             "ruleIndex": codes.index(d.code),
             "level": "error",
-            "message": {"text": cell + d.message},
+            "message": {"text": stored.message(d)},
             "locations": [
                 {
                     "physicalLocation": {
                         "artifactLocation": _artifact(d.path),
-                        "region": _region(d.start, d.end),
+                        "region": _region(*stored.locate(d)),
                     }
                 }
             ],
         }
-        if d.fix:
+        edits = stored.edits(d)
+        if edits:  # on the stored text: a notebook's fix rewrites the strings of its JSON
             result["fixes"] = [
                 {
                     "description": {"text": f"Apply the {d.fix.applicability} fix for {d.code}"},
                     "artifactChanges": [
                         {
                             "artifactLocation": _artifact(d.path),
-                            "replacements": [
-                                {"deletedRegion": _region(e.start, e.end), "insertedContent": {"text": e.content}}
-                                for e in d.fix.edits
-                            ],
+                            "replacements": [_replacement(e) for e in edits],
                         }
                     ],
                 }

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import jsonschema  # installed with nbformat, a test dependency
 
 from nnsight_lint import __version__, messages, output, rules
@@ -279,3 +280,83 @@ def test_statistics_count_per_code(tmp_path):
 def test_fix_reports_what_remains_in_the_chosen_format(tmp_path):
     result = check(tmp_path, "--fix", "--output-format", "json", ".", files=(("c.py", BROKEN),))
     assert [d["code"] for d in json.loads(result.stdout)] == ["NNL000"]
+
+
+# --- notebooks: positions in the .ipynb JSON, fixes on its text ---------------------------------
+
+# Escapes before the finding, in both source forms: a tab, quotes, a backslash, non-ASCII text
+# (written as \uXXXX, a surrogate pair for the emoji) and, in the string form, the line breaks.
+NOTEBOOK_PREFIX = 's = "tab\there \\\\ \'q\' é 😀"\n'
+NOTEBOOK_CELL = NOTEBOOK_PREFIX + TWO_INVOKES  # the finding: cell 2, line 4, columns 36-44
+NOTEBOOK_MESSAGE = messages.nnl001("backward()", 6)
+
+
+def _notebook(form: str) -> str:
+    source = NOTEBOOK_CELL if form == "string" else NOTEBOOK_CELL.splitlines(keepends=True)
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# A title\n", "text"]},
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": ["import torch\n"]},
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source},
+    ]
+    document = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(document, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
+
+
+def _expected_place(raw: str, form: str, line: int, column: int):
+    """(JSON line, column) of cell 2's (line, column), worked out with `json.dumps` alone."""
+    lines = NOTEBOOK_CELL.splitlines(keepends=True)
+    if form == "string":
+        literal, before = json.dumps(NOTEBOOK_CELL), "".join(lines[: line - 1]) + lines[line - 1][: column - 1]
+    else:
+        literal, before = json.dumps(lines[line - 1]), lines[line - 1][: column - 1]
+    start = raw.index(literal)
+    offset = start + 1 + len(json.dumps(before)) - 2
+    return raw.count("\n", 0, offset) + 1, offset - (raw.rfind("\n", 0, offset) + 1) + 1
+
+
+def _apply(raw: str, replacements) -> str:
+    """A minimal SARIF client: apply `replacements` (deletedRegion, insertedContent) to `raw`."""
+    starts = [0] + [i + 1 for i, char in enumerate(raw) if char == "\n"]
+    spans = []
+    for replacement in replacements:
+        region = replacement["deletedRegion"]
+        start = starts[region["startLine"] - 1] + region["startColumn"] - 1
+        end = starts[region["endLine"] - 1] + region["endColumn"] - 1
+        spans.append((start, end, replacement.get("insertedContent", {}).get("text", "")))
+    for start, end, text in sorted(spans, reverse=True):
+        raw = raw[:start] + text + raw[end:]
+    return raw
+
+
+@pytest.mark.parametrize("form", ["string", "list"])
+def test_sarif_on_a_notebook_points_into_the_json_and_its_fix_gives_what_fix_writes(tmp_path, form):
+    raw = _notebook(form)
+    result = check(tmp_path, "--output-format", "sarif", "nb.ipynb", files=(("nb.ipynb", raw),))
+    log = json.loads(result.stdout)
+    jsonschema.validate(log, SARIF_REQUIRED)
+    [finding] = log["runs"][0]["results"]
+    assert finding["message"]["text"] == f"cell 2, line 4: {NOTEBOOK_MESSAGE}"
+    region = finding["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == _expected_place(raw, form, 4, 36)
+    assert (region["endLine"], region["endColumn"]) == _expected_place(raw, form, 4, 44)
+    assert raw.splitlines()[region["startLine"] - 1][region["startColumn"] - 1 :].startswith("backward()")
+
+    [change] = finding["fixes"][0]["artifactChanges"]
+    assert change["artifactLocation"] == {"uri": "nb.ipynb", "uriBaseId": "%SRCROOT%"}
+    patched = _apply(raw, change["replacements"])
+    json.loads(patched)  # still a notebook
+    fixed = check(tmp_path, "--fix", "nb.ipynb", files=(("nb.ipynb", raw),))
+    assert (fixed.returncode, fixed.stderr) == (0, "Fixed 1 problem, 0 remaining.\n")
+    assert patched == (tmp_path / "nb.ipynb").read_text()
+    assert patched != raw
+
+
+def test_github_on_a_notebook_points_into_the_json_and_names_the_cell(tmp_path):
+    raw = _notebook("list")
+    result = check(tmp_path, "--output-format", "github", "nb.ipynb", files=(("nb.ipynb", raw),))
+    line, column = _expected_place(raw, "list", 4, 36)
+    end_line, end_column = _expected_place(raw, "list", 4, 44)
+    assert result.stdout == (
+        f"::error file=nb.ipynb,line={line},col={column},endLine={end_line},endColumn={end_column},"
+        f"title=NNL001::cell 2, line 4: {NOTEBOOK_MESSAGE}\n"
+    )
