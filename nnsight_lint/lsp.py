@@ -1,12 +1,15 @@
 """The LSP door: `nnsight-lint server` speaks the Language Server Protocol on stdio.
 
 Findings are published as diagnostics when a document is opened, changed or saved (full text sync)
-and cleared when it is closed. Changes are coalesced: a version superseded before its turn comes is
+and cleared when it is closed. Notebooks are synced as notebook documents (`notebookDocument/*`):
+their Python code cells are linted together, joined in order, as `nnsight-lint check` lints an
+.ipynb, and each cell gets its findings at its own lines. A cell sent as a plain text document is
+Python with IPython syntax, linted on its own (`source.for_editor`). Changes are coalesced: a version superseded before its turn comes is
 never linted. The findings of a version are kept, so code actions and hover reuse them.
 
 Code actions: one quick fix per finding that has a fix, a "disable for this line" action (`# noqa`),
 and `source.fixAll.nnsight-lint`, which applies every safe fix and re-lints until stable, as
-`nnsight-lint check --fix` does. Fix-all costs several lints, so it is offered without its edit and
+`nnsight-lint check --fix` does (for a notebook: across its cells, one edit per changed cell). Fix-all costs several lints, so it is offered without its edit and
 computed only when the client resolves it (`codeAction/resolve`). Hover on a finding shows its
 rule's explanation.
 
@@ -20,18 +23,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence
+from dataclasses import dataclass, replace
+from typing import Dict, List, Optional, Sequence, Tuple
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from nnsight_lint import __version__, messages, rules
-from nnsight_lint.api import lint_text
+from nnsight_lint import __version__, messages, rules, source
 from nnsight_lint.diagnostics import Diagnostic, Edit, Position
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
-from nnsight_lint.engine import _NOQA, DEFAULT_OPTIONS, LintOptions, lint_source
+from nnsight_lint.engine import _NOQA, DEFAULT_OPTIONS, LintOptions
 from nnsight_lint.text import LINE_BREAK, split_lines
 
 SOURCE = "nnsight-lint"
@@ -119,8 +121,15 @@ def _pieces(text: str) -> List[str]:
 # --- the server --------------------------------------------------------------------------------
 
 
+NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions(
+    notebook_selector=[types.NotebookDocumentFilterWithCells(cells=[types.NotebookCellLanguage("python")], notebook="*")]
+)
+
+
 def create_server() -> LanguageServer:
-    server = LanguageServer(SOURCE, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
+    server = LanguageServer(
+        SOURCE, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full, notebook_document_sync=NOTEBOOK_SYNC
+    )
     server.shutdown_requested = False
     server.nnl_state = _State()
 
@@ -157,6 +166,28 @@ def create_server() -> LanguageServer:
     def did_close(ls: LanguageServer, params: types.DidCloseTextDocumentParams):
         ls.nnl_state.forget(params.text_document.uri)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(params.text_document.uri, []))
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    @guarded
+    def notebook_did_open(ls: LanguageServer, params: types.DidOpenNotebookDocumentParams):
+        _publish(ls, params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    @guarded
+    def notebook_did_change(ls: LanguageServer, params: types.DidChangeNotebookDocumentParams):
+        _publish_soon(ls, params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+    @guarded
+    def notebook_did_save(ls: LanguageServer, params: types.DidSaveNotebookDocumentParams):
+        _publish(ls, params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    @guarded
+    def notebook_did_close(ls: LanguageServer, params: types.DidCloseNotebookDocumentParams):
+        uri = params.notebook_document.uri
+        for cell in ls.nnl_state.forget(uri):
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(cell, []))
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
@@ -201,101 +232,147 @@ def _is_python(document) -> bool:
     return document.language_id in (None, "", "python")
 
 
-def _settings_path(document) -> Optional[str]:
-    """The file whose `pyproject.toml` applies: a saved file's path, a notebook cell's notebook;
-    None (the defaults) for a buffer with no file, e.g. `untitled:`, whose pygls "path" would be
-    a bare name resolved against the server's working directory."""
-    parts = urlparse(document.uri)
+def _settings_path(uri: str) -> Optional[str]:
+    """The file whose `pyproject.toml` applies: a saved file's path, a notebook's or its cell's
+    notebook; None (the defaults) for a buffer with no file, e.g. `untitled:`, whose pygls "path"
+    would be a bare name resolved against the server's working directory."""
+    parts = urlparse(uri)
     if parts.scheme in ("file", "vscode-notebook-cell") and parts.path.startswith("/"):
         return unquote(parts.path)
     return None
 
 
-def _lint_name(document) -> str:
-    """The name the engine lints the text under. An editor document holds Python text, also when
-    it is a notebook cell (`vscode-notebook-cell:/nb.ipynb#...`): never lint it as notebook JSON."""
-    path = _settings_path(document) or "untitled.py"
-    return path + ".py" if path.endswith(NOTEBOOK_SUFFIXES) else path
-
-
-def _options(ls: LanguageServer, document) -> LintOptions:
+def _options(ls: LanguageServer, uri: str) -> LintOptions:
     """`[tool.nnsight-lint]` from the pyproject.toml nearest the document, read afresh for each
     version (so editing it takes effect at the next keystroke); the defaults for an unsaved buffer."""
     from nnsight_lint import config
 
-    path = _settings_path(document)
+    path = _settings_path(uri)
     if path is None:
         return DEFAULT_OPTIONS
     try:
         return config.load_settings([path], None, rules.CODES).lint_options(path)
     except Exception as error:  # ConfigError, or a bug of ours: lint with the defaults, say why
-        _log(ls, f"{document.uri}: settings not used: {error}")
+        _log(ls, f"{uri}: settings not used: {error}")
         return DEFAULT_OPTIONS
+
+
+# --- what is linted: a text document on its own, or the code cells of a notebook ---------------
 
 
 @dataclass
 class _Linted:
-    version: Optional[int]
-    text: str
+    texts: Tuple[str, ...]  # the document's text, or each code cell's
+    versions: Tuple[Optional[int], ...]
     options: LintOptions
-    findings: List[Diagnostic]
+    findings: List[Diagnostic]  # a notebook's name their cell (1-based among `cells`)
+
+
+@dataclass
+class _Unit:
+    """What one lint covers: a text document, or a notebook whose Python code cells are joined in
+    order (names from earlier cells are visible, as when it runs)."""
+
+    uri: str  # the text document's or the notebook's
+    cells: List  # the text documents linted: the document itself, or the code cells in order
+    notebook: bool
+
+    def source(self, texts: Sequence[str], options: LintOptions) -> source.Source:
+        path = _settings_path(self.uri) or "untitled.py"
+        if self.notebook:
+            return source.Cells(path, texts)
+        return source.for_editor(texts[0], path, cell=_is_cell(self.uri))
+
+    def findings_of(self, linted: _Linted, uri: str) -> List[Diagnostic]:
+        """The findings in the text document `uri`, at its own lines."""
+        if not self.notebook:
+            return linted.findings
+        number = next((n for n, cell in enumerate(self.cells, 1) if cell.uri == uri), None)
+        return [replace(d, cell=None) for d in linted.findings if d.cell == number]
+
+
+def _is_cell(uri: str) -> bool:
+    """A notebook cell sent as a text document holds Python with IPython syntax, never JSON."""
+    return uri.startswith("vscode-notebook-cell:") or (_settings_path(uri) or "").endswith(NOTEBOOK_SUFFIXES)
+
+
+def _unit(ls: LanguageServer, uri: str) -> Optional[_Unit]:
+    """The unit that holds `uri` (a text document, a notebook cell or a notebook); None for a
+    document that is not Python."""
+    notebook = ls.workspace.get_notebook_document(notebook_uri=uri) or ls.workspace.get_notebook_document(cell_uri=uri)
+    if notebook is not None:
+        documents = [ls.workspace.get_text_document(c.document) for c in notebook.cells if c.kind == types.NotebookCellKind.Code]
+        return _Unit(notebook.uri, [d for d in documents if _is_python(d)], True)
+    document = ls.workspace.get_text_document(uri)
+    return _Unit(uri, [document], False) if _is_python(document) else None
 
 
 class _State:
-    """Per document: the findings of the last version linted, and whether a lint is queued."""
+    """Per unit: the findings of the last versions linted, and whether a lint is queued."""
 
     def __init__(self) -> None:
         self.linted: Dict[str, _Linted] = {}
-        self.published: Dict[str, Optional[int]] = {}
+        self.published: Dict[str, List[str]] = {}  # unit -> the text documents given diagnostics
         self.queued: set = set()
 
-    def forget(self, uri: str) -> None:
+    def forget(self, uri: str) -> List[str]:
+        """Drop what is known of the unit `uri`; the text documents it had published to."""
         self.linted.pop(uri, None)
-        self.published.pop(uri, None)
         self.queued.discard(uri)
+        return self.published.pop(uri, [])
 
 
-def _linted(ls: LanguageServer, document) -> _Linted:
-    """The findings of the document's current version, linted at most once per version."""
-    known = ls.nnl_state.linted.get(document.uri)
-    if known is not None and known.version == document.version and known.text == document.source:
+def _linted(ls: LanguageServer, unit: _Unit) -> _Linted:
+    """The findings of the unit's current versions, linted at most once per version."""
+    texts = tuple(cell.source for cell in unit.cells)
+    versions = tuple(cell.version for cell in unit.cells)
+    known = ls.nnl_state.linted.get(unit.uri)
+    if known is not None and known.versions == versions and known.texts == texts:
         return known
-    options = _options(ls, document)
-    result = lint_text(document.source, _lint_name(document), options)
-    if result.error:
-        _log(ls, f"{document.uri}: {result.error}")
-    known = _Linted(document.version, document.source, options, result.diagnostics)
-    ls.nnl_state.linted[document.uri] = known
+    options = _options(ls, unit.uri)
+    findings, error = source.checked(unit.source(texts, options), options)
+    if error:
+        _log(ls, f"{unit.uri}: {error}")
+    known = _Linted(texts, versions, options, findings)
+    ls.nnl_state.linted[unit.uri] = known
     return known
 
 
 def _publish(ls: LanguageServer, uri: str) -> None:
-    document = ls.workspace.get_text_document(uri)
-    if not _is_python(document):
+    unit = _unit(ls, uri)
+    if unit is None:
         return
-    lines, encoding = split_lines(document.source), _encoding(ls)
-    found = [to_lsp_diagnostic(d, lines, encoding) for d in _linted(ls, document).findings]
-    ls.nnl_state.published[uri] = document.version
-    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, found, version=document.version))
+    linted, encoding = _linted(ls, unit), _encoding(ls)
+    uris = [cell.uri for cell in unit.cells]
+    for stale in set(ls.nnl_state.published.get(unit.uri, [])) - set(uris):  # a cell deleted or no longer code
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(stale, []))
+    ls.nnl_state.published[unit.uri] = uris
+    for cell in unit.cells:
+        lines = split_lines(cell.source)
+        found = [to_lsp_diagnostic(d, lines, encoding) for d in unit.findings_of(linted, cell.uri)]
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(cell.uri, found, version=cell.version))
 
 
 def _publish_soon(ls: LanguageServer, uri: str) -> None:
-    """Lint after DEBOUNCE_SECONDS, at whatever version the document has then: changes that
-    arrive meanwhile join this lint instead of queueing their own."""
+    """Lint after DEBOUNCE_SECONDS, at whatever version the unit has then: changes that arrive
+    meanwhile join this lint instead of queueing their own."""
     state = ls.nnl_state
-    if uri in state.queued:
+    unit = _unit(ls, uri)
+    if unit is None or unit.uri in state.queued:
         return
-    state.queued.add(uri)
+    key = unit.uri
+    state.queued.add(key)
 
     def run() -> None:
-        if uri not in state.queued:  # closed meanwhile
+        if key not in state.queued:  # closed meanwhile
             return
-        state.queued.discard(uri)
+        state.queued.discard(key)
         try:
-            if ls.workspace.text_documents.get(uri) is not None:
-                _publish(ls, uri)
+            still_open = ls.workspace.text_documents.get(unquote(key)) or ls.workspace.get_notebook_document(notebook_uri=key)
+            if still_open is not None:
+                _publish(ls, key)
         except Exception as error:
-            _log(ls, f"internal error while linting {uri}: {type(error).__name__}: {error}")
+            _log(ls, f"internal error while linting {key}: {type(error).__name__}: {error}")
 
     try:
         asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, run)
@@ -303,21 +380,33 @@ def _publish_soon(ls: LanguageServer, uri: str) -> None:
         run()
 
 
+def _document_findings(ls: LanguageServer, uri: str):
+    """(the text document, its findings at its own lines, the unit, what was linted), or None."""
+    unit = _unit(ls, uri)
+    if unit is None:
+        return None
+    document = next((cell for cell in unit.cells if cell.uri == uri), None)
+    if document is None:  # a markdown cell, or a cell in another language
+        return None
+    linted = _linted(ls, unit)
+    return document, unit.findings_of(linted, uri), unit, linted
+
+
 def _code_actions(ls: LanguageServer, params: types.CodeActionParams) -> Optional[List[types.CodeAction]]:
     uri = params.text_document.uri
-    document = ls.workspace.get_text_document(uri)
-    if not _is_python(document):
+    found = _document_findings(ls, uri)
+    if found is None:
         return None
+    document, findings, unit, linted = found
     text, encoding = document.source, _encoding(ls)
-    linted = _linted(ls, document)
     lines = split_lines(text)
     actions = []
     if _wanted(types.CodeActionKind.QuickFix, params.context.only):
-        for finding in linted.findings:
+        for finding in findings:
             diagnostic = to_lsp_diagnostic(finding, lines, encoding)
             if not _touches(diagnostic.range, params.range):
                 continue
-            if finding.fix is not None:
+            if finding.fix is not None and finding.fix.edits:
                 edits = [to_text_edit(e, lines, encoding) for e in finding.fix.edits]
                 actions.append(
                     types.CodeAction(
@@ -338,6 +427,7 @@ def _code_actions(ls: LanguageServer, params: types.CodeActionParams) -> Optiona
                         edit=types.WorkspaceEdit(changes={uri: [noqa]}),
                     )
                 )
+    # Fix-all covers the whole unit: every cell of a notebook, whichever cell asked.
     if _wanted(FIX_ALL, params.context.only) and any(f.fix and f.fix.safe for f in linted.findings):
         action = types.CodeAction(
             title="nnsight-lint: fix all safe problems", kind=FIX_ALL, data={"uri": uri, "version": document.version}
@@ -358,17 +448,25 @@ def _client_resolves_edits(ls: LanguageServer) -> bool:
 
 
 def _resolve_fix_all(ls: LanguageServer, action: types.CodeAction) -> Optional[types.CodeAction]:
-    """Fill in fix-all's edit, for the document as it is now (an edit for an older version would
-    land on the wrong text). No edit when nothing changes or the fixes cannot be applied."""
+    """Fill in fix-all's edit, for the documents as they are now (an edit for an older version
+    would land on the wrong text). No edit when nothing changes or the fixes cannot be applied."""
     data = action.data or {}
     uri = data.get("uri") if isinstance(data, dict) else None
-    if action.kind != FIX_ALL or uri is None or ls.workspace.text_documents.get(uri) is None:
+    if action.kind != FIX_ALL or uri is None or ls.workspace.text_documents.get(unquote(uri)) is None:
         return action
-    document = ls.workspace.get_text_document(uri)
-    text = document.source
-    fixed = _fix_all(ls, document, _linted(ls, document).options)
-    if fixed is not None and fixed != text:
-        action.edit = types.WorkspaceEdit(changes={uri: [replace_changed_lines(text, fixed, _encoding(ls))]})
+    unit = _unit(ls, uri)
+    if unit is None:
+        return action
+    fixed = _fix_all(ls, unit, _linted(ls, unit).options)
+    if fixed is None:
+        return action
+    changes = {
+        cell.uri: [replace_changed_lines(cell.source, new, _encoding(ls))]
+        for cell, new in zip(unit.cells, fixed)
+        if new != cell.source
+    }
+    if changes:
+        action.edit = types.WorkspaceEdit(changes=changes)
     return action
 
 
@@ -395,13 +493,14 @@ def noqa_edit(lines: Sequence[str], finding: Diagnostic, encoding: str) -> Optio
 
 def _hover(ls: LanguageServer, params: types.HoverParams) -> Optional[types.Hover]:
     """The explanation of the rule of each finding under the cursor."""
-    document = ls.workspace.get_text_document(params.text_document.uri)
-    if not _is_python(document):
+    found = _document_findings(ls, params.text_document.uri)
+    if found is None:
         return None
+    document, findings = found[:2]
     lines, encoding = split_lines(document.source), _encoding(ls)
     here = types.Range(params.position, params.position)
     parts, ranges = [], []
-    for finding in _linted(ls, document).findings:
+    for finding in findings:
         span = to_lsp_range(lines, finding.start, finding.end, encoding)
         if _touches(span, here) and finding.code in rules.CODES:
             parts.append(f"**{finding.code}**: {finding.message}\n\n{rules.explanation(finding.code)}")
@@ -423,21 +522,23 @@ def _fix_title(finding: Diagnostic) -> str:
     return f"nnsight-lint: fix {finding.code}{name}" + ("" if finding.fix.safe else " [unsafe]")
 
 
-def _fix_all(ls: LanguageServer, document, options: LintOptions) -> Optional[str]:
-    from nnsight_lint.fixing import FixError, fix_text
+def _fix_all(ls: LanguageServer, unit: _Unit, options: LintOptions) -> Optional[List[str]]:
+    """The unit's texts (each cell's, for a notebook) with every safe fix applied, re-linted until
+    stable; None when the fixes cannot be applied."""
+    from nnsight_lint.fixing import FixError
 
-    from nnsight_lint.engine import parsed_part
-
-    path = _lint_name(document)
+    texts = [cell.source for cell in unit.cells]
+    document = unit.source(texts, options)
     try:
+        if isinstance(document, source.Cells):
+            return document.fixed(options)[0] if unit.notebook else [document.fixed(options)[0][0]]
         # A syntax error outside the code the fixes touch (a helper being typed) does not stop
         # fix-all: each pass must only keep that code parsing, adding no syntax error.
-        lint = lambda text: lint_source(text, path, options)  # noqa: E731
-        return fix_text(document.source, lint, checked_part=lambda text: parsed_part(text, options)).text
+        return [document.fixed(texts[0], options, lenient=True).text]
     except FixError as error:
-        _log(ls, f"{document.uri}: {error}; no fix-all offered")
+        _log(ls, f"{unit.uri}: {error}; no fix-all offered")
     except Exception as error:
-        _log(ls, f"{document.uri}: internal error while fixing: {type(error).__name__}: {error}")
+        _log(ls, f"{unit.uri}: internal error while fixing: {type(error).__name__}: {error}")
     return None
 
 

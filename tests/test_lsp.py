@@ -488,3 +488,108 @@ def test_hover_on_a_finding_shows_the_rules_explanation(server):
     assert rules.explanation("NNL001") in response["contents"]["value"]
     assert response["range"] == diagnostic["range"]
     assert server.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": at(0, 0)})["result"] is None
+
+
+# --- notebooks synced as notebook documents --------------------------------------------------------
+
+NOTEBOOK_URI = "file:///nonexistent-nnsight-lint/nb.ipynb"
+HELPER = "def push(logits):\n    logits.sum().backward()\n"
+HELPER_FIXED = "def push(logits):\n    logits.sum().backward(retain_graph=True)\n"
+TRACE = (
+    "with model.trace() as tracer:\n"
+    "    with tracer.invoke('hello world'):\n"
+    "        push(model.lm_head.output)\n"
+    "    with tracer.invoke('the cat sat'):\n"
+    "        model.lm_head.output.sum().backward()\n"
+)
+
+
+def cell_uri(name: str) -> str:
+    return f"vscode-notebook-cell:/nonexistent-nnsight-lint/nb.ipynb#{name}"
+
+
+def open_notebook(server, cells) -> dict:
+    """didOpen a notebook of (name, kind, text) cells; the diagnostics published per cell."""
+    server.notify("notebookDocument/didOpen", {
+        "notebookDocument": {
+            "uri": NOTEBOOK_URI, "notebookType": "jupyter-notebook", "version": 1,
+            "cells": [{"kind": 2 if kind == "code" else 1, "document": cell_uri(name)} for name, kind, _ in cells],
+        },
+        "cellTextDocuments": [
+            {"uri": cell_uri(name), "languageId": "python" if kind == "code" else "markdown", "version": 1, "text": text}
+            for name, kind, text in cells
+        ],
+    })
+    return {name: server.diagnostics(cell_uri(name)) for name, kind, _ in cells if kind == "code"}
+
+
+def test_initialize_advertises_notebook_sync_to_a_client_that_has_it(client):
+    capabilities = client.initialize({"notebookDocument": {"synchronization": {}}})["capabilities"]
+    (selector,) = capabilities["notebookDocumentSync"]["notebookSelector"]
+    assert selector["cells"] == [{"language": "python"}]
+    assert client.shutdown_and_exit() == 0
+
+
+def test_notebook_cells_are_linted_together_and_published_per_cell(server):
+    cells = [("a", "code", "!pip install nnsight\nimport torch\n"), ("md", "markdown", "# Oh hi\n"),
+             ("b", "code", HELPER), ("c", "code", TRACE)]
+    published = open_notebook(server, cells)
+    assert published["a"]["diagnostics"] == [] and published["c"]["diagnostics"] == []  # `!pip` is masked
+    # The helper in cell b frees the graph that the trace in the next cell needs.
+    (diagnostic,) = published["b"]["diagnostics"]
+    assert diagnostic["code"] == "NNL001"
+    assert diagnostic["range"] == {"start": at(1, 17), "end": at(1, 25)}
+    assert "line 5 of cell 3" in diagnostic["message"]  # code cells counted, as `check` counts them
+    logs = [m["params"]["message"] for m in server._pending if m.get("method") == "window/logMessage"]
+    assert not any("JSON" in m or "internal error" in m for m in logs), logs
+
+    # A quick fix edits its own cell.
+    actions = server.code_actions(diagnostic["range"], uri=cell_uri("b"), diagnostics=[diagnostic])
+    (fix,) = fixes(actions)
+    assert list(fix["edit"]["changes"]) == [cell_uri("b")]
+    assert apply(HELPER, fix["edit"]["changes"][cell_uri("b")]) == HELPER_FIXED
+    # Fix-all from any cell fixes the notebook: here, an edit to cell b only.
+    (fix_all,) = server.code_actions({"start": at(0, 0), "end": at(0, 0)}, only=[FIX_ALL_KIND], uri=cell_uri("c"))
+    assert list(fix_all["edit"]["changes"]) == [cell_uri("b")]
+    assert apply(HELPER, fix_all["edit"]["changes"][cell_uri("b")]) == HELPER_FIXED
+
+    # Typing the fix into cell b clears its finding.
+    server.notify("notebookDocument/didChange", {
+        "notebookDocument": {"uri": NOTEBOOK_URI, "version": 2},
+        "change": {"cells": {"textContent": [
+            {"document": {"uri": cell_uri("b"), "version": 2}, "changes": [{"text": HELPER_FIXED}]},
+        ]}},
+    })
+    assert server.diagnostics(cell_uri("b")) == {"uri": cell_uri("b"), "version": 2, "diagnostics": []}
+
+    # Closing the notebook clears every cell.
+    server.notify("notebookDocument/didClose", {
+        "notebookDocument": {"uri": NOTEBOOK_URI},
+        "cellTextDocuments": [{"uri": cell_uri(name)} for name, _, _ in cells],
+    })
+    for name in ("a", "b", "c"):
+        assert server.diagnostics(cell_uri(name))["diagnostics"] == []
+
+
+def test_a_deleted_cell_loses_its_diagnostics(server):
+    published = open_notebook(server, [("b", "code", HELPER), ("c", "code", TRACE)])
+    assert len(published["b"]["diagnostics"]) == 1
+    server.notify("notebookDocument/didChange", {
+        "notebookDocument": {"uri": NOTEBOOK_URI, "version": 2},
+        "change": {"cells": {"structure": {
+            "array": {"start": 0, "deleteCount": 1}, "didClose": [{"uri": cell_uri("b")}],
+        }}},
+    })
+    assert server.diagnostics(cell_uri("b"))["diagnostics"] == []
+    assert server.diagnostics(cell_uri("c"))["diagnostics"] == []  # the trace alone frees nothing twice
+    server.notify("notebookDocument/didClose", {"notebookDocument": {"uri": NOTEBOOK_URI}, "cellTextDocuments": [{"uri": cell_uri("c")}]})
+    assert server.diagnostics(cell_uri("c"))["diagnostics"] == []
+
+
+def test_a_notebook_cell_sent_alone_masks_ipython_lines(server):
+    uri = cell_uri("alone")
+    text = "!pip install nnsight\n%matplotlib inline\n" + TWO_INVOKES
+    (diagnostic,) = server.open(text, uri=uri)["diagnostics"]
+    assert (diagnostic["code"], diagnostic["range"]["start"]) == ("NNL001", at(4, 35))
+    server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    assert server.diagnostics(uri)["diagnostics"] == []
