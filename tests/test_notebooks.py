@@ -519,3 +519,23 @@ def test_a_script_without_cell_markers_is_not_masked(tmp_path):
     (tmp_path / "plain.py").write_text("!pip install nnsight\n" + TWO_INVOKES)
     result = run_cli("check", "--no-cache", "plain.py", cwd=tmp_path)
     assert result.stdout.startswith("plain.py:1:1: NNL000"), result.stdout
+
+
+def test_percent_script_is_fixed_on_its_own_lines_magics_kept(tmp_path):
+    (tmp_path / "walkthrough.py").write_text(PERCENT_SCRIPT)
+    diff = run_cli("check", "--no-cache", "--diff", "walkthrough.py", cwd=tmp_path)
+    assert diff.returncode == 1 and "NNL000" not in diff.stdout + diff.stderr, diff.stdout + diff.stderr
+    fixed = run_cli("check", "--no-cache", "--fix", "walkthrough.py", cwd=tmp_path)
+    assert (fixed.returncode, fixed.stdout, fixed.stderr) == (0, "", "Fixed 1 problem, 0 remaining.\n")
+    expected = PERCENT_SCRIPT.replace(".backward()\n    with", ".backward(retain_graph=True)\n    with")
+    assert (tmp_path / "walkthrough.py").read_text() == expected  # `!pip`, `%load_ext`, the %%time cell unchanged
+    assert "+        model.lm_head.output.sum().backward(retain_graph=True)" in diff.stdout
+
+
+def test_percent_script_with_a_python_syntax_error_is_not_fixed(tmp_path):
+    broken = PERCENT_SCRIPT.replace("import torch\n", "import torch(\n")
+    (tmp_path / "walkthrough.py").write_text(broken)
+    result = run_cli("check", "--no-cache", "--fix", "walkthrough.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "not fixed: the file has a syntax error" in result.stderr
+    assert (tmp_path / "walkthrough.py").read_text() == broken
