@@ -59,10 +59,12 @@ def _trace_pattern_text(trace_names: Tuple[str, ...]) -> "re.Pattern[str]":
 
 @functools.lru_cache(maxsize=16)
 def _trace_pattern(trace_names: Tuple[str, ...]) -> "re.Pattern[bytes]":
-    # `with` up to the `:` that ends its items, so parenthesised multi-line items match too. No
-    # word boundary before `with`: in a notebook's JSON a line start reads `\nwith`.
+    # A `with` statement starts its line: in a file, or in a notebook's JSON after an escaped
+    # `\n` or a string's opening quote. Up to the `:` that ends its items, so parenthesised
+    # multi-line items match too. Prose ("... with `model.generate()`") does not.
     names = "|".join(re.escape(name) for name in (*trace_names, "generate"))
-    return re.compile(rf"with\b[^:]{{0,400}}?\.\s*(?:{names})\s*\(".encode())
+    start = r'(?:^|[\r\n"]|\\n)[ \t]*(?:async[ \t]+)?'
+    return re.compile(rf"{start}with\b[^:]{{0,400}}?\.\s*(?:{names})\s*\(".encode(), re.MULTILINE)
 
 
 def lint_source(

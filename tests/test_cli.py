@@ -118,10 +118,10 @@ def test_files_that_cannot_hold_a_finding_are_not_parsed(tmp_path):
 @pytest.mark.parametrize(
     "content",
     [
-        b"\xff\xfe\x00garbage with m.trace(): x.backward()",
+        b"\xff\xfe\x00garbage\nwith m.trace(): x.backward()",
         b"# -*- coding: no-such-codec -*-\nwith m.trace():\n    x.backward()\n",
         b"with m.trace():\n    x.backward('\xe9')\n",
-        b"\x00\x00 with m.trace(): x.backward()",
+        b"\x00\x00\nwith m.trace(): x.backward()",
         b"",
     ],
     ids=["binary", "unknown-codec", "not-utf8", "nul", "empty"],
