@@ -189,8 +189,7 @@ def _fix(args, options) -> int:
             _warn(result.path, result.notice)
     fixed = sum(r.fixed for r in results)
     if not args.quiet:
-        verb = "Would fix" if args.diff else "Fixed"
-        print(f"{verb} {fixed} problem{'s' if fixed != 1 else ''}, {len(remaining)} remaining.", file=sys.stderr)
+        print(_fix_summary(fixed, len(remaining), len(errors), args.diff), file=sys.stderr)
     if errors:
         return EXIT_ERROR
     if args.diff:
@@ -265,6 +264,18 @@ def _summary(found: int, fixable: int, unchecked: int = 0) -> str:
         text += f" {unchecked} file{'s' if unchecked != 1 else ''} could not be checked."
     if fixable:
         text += f"\n[*] {fixable} fixable with `nnsight-lint check --fix`."
+    return text
+
+
+def _fix_summary(fixed: int, remaining: int, failed: int, would: bool) -> str:
+    """As ruff says it: what was fixed and what remains; with nothing fixed, what `check` says."""
+    if fixed:
+        return f"{'Would fix' if would else 'Fixed'} {fixed} problem{'s' if fixed != 1 else ''}, {remaining} remaining."
+    if not remaining and not failed:
+        return "All checks passed."
+    text = f"Found {remaining} problem{'s' if remaining != 1 else ''}."
+    if failed:  # never "passed": the errors above name files that were not (fully) fixed
+        text += f" {failed} file{'s' if failed != 1 else ''} could not be fixed."
     return text
 
 

@@ -82,7 +82,7 @@ def test_layouts_run_reports_fixes_and_is_idempotent(fixed_layouts) -> None:
     assert (first.returncode, first.stdout) == (0, "")
     assert re.fullmatch(r"Fixed [1-9][0-9]* problems, 0 remaining\.\n", first.stderr)
     # Fixing a fixed file changes nothing, and nothing but the files is left in the directory.
-    assert (second.returncode, second.stdout, second.stderr) == (0, "", "Fixed 0 problems, 0 remaining.\n")
+    assert (second.returncode, second.stdout, second.stderr) == (0, "", "All checks passed.\n")
     assert {p.name: p.read_bytes() for p in fixed_layouts.directory.iterdir()} == fixed_layouts.after_first
     assert listing(fixed_layouts.directory) == sorted(f"{_stem(p)}.py" for p in LAYOUTS)
 
@@ -138,7 +138,7 @@ def test_encoding_and_line_endings_are_kept(name: str, tmp_path) -> None:
     result = run_cli("check", "--fix", "program.py", cwd=tmp_path)
     assert (result.returncode, result.stderr) == (0, "Fixed 1 problem, 0 remaining.\n")
     assert target.read_bytes() == after
-    assert run_cli("check", "--fix", "program.py", cwd=tmp_path).stderr == "Fixed 0 problems, 0 remaining.\n"
+    assert run_cli("check", "--fix", "program.py", cwd=tmp_path).stderr == "All checks passed.\n"
     assert target.read_bytes() == after
     assert listing(tmp_path) == ["program.py"]
 
@@ -178,7 +178,7 @@ def test_corpus_fix_run(fixed_corpus) -> None:
     assert fixed_corpus.first.stderr == f"Fixed {total} problems, 0 remaining.\n"
     assert (fixed_corpus.recheck.returncode, fixed_corpus.recheck.stdout) == (0, "")
     # Idempotence: the second run finds nothing to do and writes nothing.
-    assert fixed_corpus.second.stderr == "Fixed 0 problems, 0 remaining.\n"
+    assert fixed_corpus.second.stderr == "All checks passed.\n"
     assert {p.name: p.read_bytes() for p in fixed_corpus.directory.iterdir()} == fixed_corpus.after_first
     assert listing(fixed_corpus.directory) == sorted(case.name for case in CASES)
 
@@ -218,7 +218,7 @@ def test_diff_prints_the_exact_diff_and_writes_nothing(tmp_path) -> None:
     assert listing(tmp_path) == ["bad.py", "good.py"]
 
     clean = run_cli("check", "--diff", "good.py", cwd=tmp_path)
-    assert (clean.returncode, clean.stdout, clean.stderr) == (0, "", "Would fix 0 problems, 0 remaining.\n")
+    assert (clean.returncode, clean.stdout, clean.stderr) == (0, "", "All checks passed.\n")
     assert run_cli("check", "--diff", "--exit-zero", "bad.py", cwd=tmp_path).returncode == 0
 
 
@@ -249,14 +249,14 @@ def test_stdin_fix_prints_the_fixed_source_and_reports_on_stderr() -> None:
     result = run_cli("check", "--fix", "-", stdin=TWO_INVOKES)
     assert (result.returncode, result.stdout, result.stderr) == (0, FIXED, "Fixed 1 problem, 0 remaining.\n")
     clean = run_cli("check", "--fix", "-", stdin=FIXED)
-    assert (clean.returncode, clean.stdout, clean.stderr) == (0, FIXED, "Fixed 0 problems, 0 remaining.\n")
+    assert (clean.returncode, clean.stdout, clean.stderr) == (0, FIXED, "All checks passed.\n")
 
 
 def test_stdin_fix_of_a_file_that_does_not_parse_prints_it_unchanged() -> None:
     result = run_cli("check", "--fix", "-", "--stdin-filename", "cell.py", stdin=BROKEN)
     assert (result.returncode, result.stdout) == (1, BROKEN)
     assert result.stderr.startswith("cell.py:6:7: NNL000 invalid syntax:")
-    assert result.stderr.endswith("Fixed 0 problems, 1 remaining.\n")
+    assert result.stderr.endswith("Found 1 problem.\n")
 
 
 def test_fix_summary_remaining_findings_and_exit_codes(tmp_path) -> None:
@@ -276,7 +276,7 @@ def test_exit_non_zero_on_fix(tmp_path) -> None:
     first = run_cli("check", "--fix", "--exit-non-zero-on-fix", "bad.py", cwd=tmp_path)
     assert (first.returncode, first.stderr) == (1, "Fixed 1 problem, 0 remaining.\n")
     second = run_cli("check", "--fix", "--exit-non-zero-on-fix", "bad.py", cwd=tmp_path)
-    assert (second.returncode, second.stderr) == (0, "Fixed 0 problems, 0 remaining.\n")
+    assert (second.returncode, second.stderr) == (0, "All checks passed.\n")
     (tmp_path / "bad.py").write_text(TWO_INVOKES)
     forced = run_cli("check", "--fix", "--exit-non-zero-on-fix", "--exit-zero", "bad.py", cwd=tmp_path)
     assert forced.returncode == 0  # --exit-zero forces 0
@@ -294,7 +294,7 @@ def test_noqa_finding_is_neither_reported_nor_fixed(tmp_path) -> None:
     source = TWO_INVOKES.replace("backward()\n    with", "backward()  # noqa: NNL001\n    with")
     (tmp_path / "kept.py").write_text(source)
     result = run_cli("check", "--fix", "kept.py", cwd=tmp_path)
-    assert (result.returncode, result.stderr) == (0, "Fixed 0 problems, 0 remaining.\n")
+    assert (result.returncode, result.stderr) == (0, "All checks passed.\n")
     assert (tmp_path / "kept.py").read_text() == source
 
 
@@ -316,7 +316,7 @@ def test_a_file_that_cannot_be_written_is_left_untouched(tmp_path) -> None:
     assert "Traceback" not in result.stderr
     assert result.stderr == (
         "error: bad.py: cannot write: File too large; the file was left unchanged\n"
-        "Fixed 0 problems, 1 remaining.\n"
+        "Found 1 problem. 1 file could not be fixed.\n"
     )
     assert result.stdout == f"bad.py:3:36: NNL001 [*] {MESSAGE}\n"  # still there, still fixable
     assert target.read_text() == TWO_INVOKES
@@ -401,7 +401,7 @@ def test_the_cli_reports_a_reverted_fix_as_an_internal_error(select, tmp_path, m
     out, err = capsys.readouterr()
     assert re.fullmatch(
         r"error: bad\.py: internal error: the fix for NNL001 at line 3 would produce code that does not parse "
-        r"\(.+\); the file was left unchanged\nFixed 0 problems, 1 remaining\.\n",
+        r"\(.+\); the file was left unchanged\nFound 1 problem\. 1 file could not be fixed\.\n",
         err,
     ), err
     assert out == f"bad.py:3:36: NNL001 [*] {MESSAGE}\n"
