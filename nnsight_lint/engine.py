@@ -54,17 +54,22 @@ def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAUL
 
 @functools.lru_cache(maxsize=16)
 def _trace_pattern_text(trace_names: Tuple[str, ...]) -> "re.Pattern[str]":
-    return re.compile(_trace_pattern(trace_names).pattern.decode())
+    return re.compile(_opener(trace_names, "\ufeff"), re.MULTILINE)
 
 
 @functools.lru_cache(maxsize=16)
 def _trace_pattern(trace_names: Tuple[str, ...]) -> "re.Pattern[bytes]":
-    # A `with` statement starts its line: in a file, or in a notebook's JSON after an escaped
-    # `\n` or a string's opening quote. Up to the `:` that ends its items, so parenthesised
-    # multi-line items match too. Prose ("... with `model.generate()`") does not.
+    return re.compile(_opener(trace_names, r"\xef\xbb\xbf").encode(), re.MULTILINE)
+
+
+def _opener(trace_names: Tuple[str, ...], bom: str) -> str:
+    r"""A `with` statement opening a trace. It starts its line: in a file (after a BOM on the first),
+    or in a notebook's JSON after an escaped `\n` or a string's opening quote; up to the `:` that
+    ends its items, so parenthesised multi-line items match too. Prose ("... with
+    `model.generate()`") does not."""
     names = "|".join(re.escape(name) for name in (*trace_names, "generate"))
-    start = r'(?:^|[\r\n"]|\\n)[ \t]*(?:async[ \t]+)?'
-    return re.compile(rf"{start}with\b[^:]{{0,400}}?\.\s*(?:{names})\s*\(".encode(), re.MULTILINE)
+    start = rf'(?:^(?:{bom})?|[\r\n"]|\\n)[ \t]*(?:async[ \t]+)?'
+    return rf"{start}with\b[^:]{{0,400}}?\.\s*(?:{names})\s*\("
 
 
 def lint_source(
@@ -83,7 +88,9 @@ def lint_source(
     if parts is not None and not isinstance(module_or_error, Diagnostic):
         blanked_error = _error_in_blanked(parts[1], path)  # the file's syntax, all of it
     if module_or_error is None or isinstance(module_or_error, Diagnostic):
-        module_or_error = parse(source, path)  # the whole file, so an error is reported as it is
+        # The whole file, so an error is reported as it is; as text once decoded: libcst's own
+        # decoding misses a `# coding:` line ended by a lone CR, as tokenize does.
+        module_or_error = parse(source if text is None else text, path)
     if isinstance(module_or_error, Diagnostic):
         return [module_or_error] if "NNL000" in codes else []
     found = check_module(module_or_error, path, codes, options, module_or_error.code if text is None else text)

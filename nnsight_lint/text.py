@@ -35,5 +35,8 @@ def split_lines_keepends(text: str) -> List[str]:
 def decode(source: bytes) -> Tuple[str, str]:
     """The text of a Python source file, and the encoding to write it back with (BOM and
     `# coding:` declarations honoured, as Python reads the file)."""
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    # tokenize reads lines at b"\n" only; CPython's own reader also ends them at a lone b"\r", so a
+    # CR-only file's `# coding:` line must be offered as a line of its own.
+    lines = iter(re.split(rb"(?<=\r)(?!\n)|(?<=\n)", source, maxsplit=2)[:2])
+    encoding, _ = tokenize.detect_encoding(lambda: next(lines, b""))
     return source.decode(encoding), encoding

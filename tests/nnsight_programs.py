@@ -20,8 +20,6 @@ from hypothesis import strategies as st
 # Shapes nnsight-lint is known to get wrong: the generator leaves them out, and tests/test_fuzz.py
 # keeps one xfail example of each. Drop the entry when the fix lands.
 OPEN_ISSUES = {
-    "CR line endings with a coding cookie": "found by the fuzz suite: a CR-only file declaring `# coding: latin-1` "
-    "with non-ASCII text is NNL000 'invalid or missing encoding declaration'; CPython runs it",
     "lone backslash line": "found by the fuzz suite: a block whose first line is a lone `\\` continuation is "
     "NNL000 'invalid syntax: expected INDENT' (libcst's parser rejects it); CPython runs it",
 }

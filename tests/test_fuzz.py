@@ -117,8 +117,8 @@ def test_nnl001_flags_exactly_the_backwards_torch_needs_retained(tiny, run_direc
 # --- known failures: one example each while they are open ------------------------------------------------
 
 
-@pytest.mark.xfail(reason=generated.OPEN_ISSUES["CR line endings with a coding cookie"], strict=False)
 def test_cr_only_file_with_a_coding_cookie_is_checked() -> None:
+    """Found by the fuzz suite: the `# coding:` line of a CR-only file is a line of its own."""
     data = generated.encoded(generated.TWO_INVOKES.format(body='        note = "é"\n'), "\r", "latin-1")
     assert [d.code for d in check_fix_properties(data)] == ["NNL001"]
 
