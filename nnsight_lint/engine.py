@@ -13,7 +13,7 @@ from nnsight_lint.diagnostics import Diagnostic, Position
 from nnsight_lint.slicing import relevant_text, sliced
 from nnsight_lint.versions import NEWEST
 
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_NOQA = re.compile(r"#\s*noqa(?![\w-])(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -65,3 +65,11 @@ def test_a_line_whose_comment_says_it_fails_is_a_demo():
         source = TWO_INVOKES.replace(".backward()\n    with", f".backward(){comment}\n    with", 1)
         assert codes(source) == expected, comment
         assert codes(source, report_deliberate_errors=True) == [(3, "NNL001")]
+
+
+def test_a_word_that_starts_with_noqa_is_not_a_noqa():
+    line = "        model.lm_head.output.sum().backward()"
+    assert codes(TWO_INVOKES.replace(line, line + "  # noqa-free zone", 1)) == [(3, "NNL001")]
+    assert codes(TWO_INVOKES.replace(line, line + "  # noqa", 1)) == []
+    assert codes(TWO_INVOKES.replace(line, line + "  # noqa: NNL001", 1)) == []
+    assert codes(TWO_INVOKES.replace(line, line + "  # noqa:NNL101", 1)) == [(3, "NNL001")]
