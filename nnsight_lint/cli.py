@@ -153,9 +153,8 @@ def _check(args) -> int:
 
 
 def _fix(args, options) -> int:
+    from nnsight_lint import source
     from nnsight_lint.api import fix_bytes, fix_file
-    from nnsight_lint.fixing import unified_diff
-    from nnsight_lint.notebook import cell_diff, is_notebook
 
     stdin = args.paths == ["-"]
     if stdin:
@@ -166,7 +165,7 @@ def _fix(args, options) -> int:
         results = [_fix_one(fix_file, p, args.settings.lint_options(p), args.unsafe_fixes, not args.diff) for p in files]
     report = sys.stderr if stdin and not args.diff else sys.stdout
     if args.diff:
-        diff = lambda r: (cell_diff if is_notebook(r.path) else unified_diff)(r.path, r.before, r.after)  # noqa: E731
+        diff = lambda r: source.of(r.before, r.path).diff(r.before, r.after)  # noqa: E731
         sys.stdout.write("".join(diff(r) for r in results if r.changed))
     elif stdin:
         sys.stdout.buffer.write(results[0].data)

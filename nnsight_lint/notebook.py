@@ -11,6 +11,11 @@ program, map positions back to cells, and splice fixed cell sources into the ori
   `?` (`obj?`, `obj??`), or assigning one (`files = !ls`, `t = %timeit -o f()`).
 - Fixing rewrites only the `source` values of the cells that change, in their own form (a string, or
   a list of lines); every other character of the file stays as it was.
+- `raw_offset` says where a character of a cell's source sits in the JSON text (inside its string,
+  escapes counted), for outputs that point into the stored file.
+
+The doors do not call this module directly: `source.NotebookFile` (a .ipynb) and `source.Cells`
+(code cells, e.g. from an editor) are the notebook kinds of document.
 """
 from __future__ import annotations
 
@@ -341,20 +346,7 @@ class _Layout:
 _LINE_REFERENCE = re.compile(r"\bline (\d+)\b")
 
 
-def lint_notebook(
-    source: Union[bytes, str], path: str, options: LintOptions = DEFAULT_OPTIONS
-) -> List[Diagnostic]:
-    """All findings for one notebook file, located by code cell."""
-    try:
-        notebook = read(source)
-    except NotebookError as error:
-        return invalid(error, path, options)
-    if not notebook.python:
-        return []
-    return lint_cells([cell.source for cell in notebook.cells], path, options, _demos(notebook, options))
-
-
-def _demos(notebook: Notebook, options: LintOptions) -> FrozenSet[int]:
+def demo_cells(notebook: Notebook, options: LintOptions = DEFAULT_OPTIONS) -> FrozenSet[int]:
     """The code cells whose findings are not reported: the notebook says they fail on purpose."""
     if options.report_deliberate_errors:
         return frozenset()

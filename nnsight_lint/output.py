@@ -10,7 +10,7 @@ import json
 import os
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence, Union
+from typing import List, Mapping, Optional, Sequence, Union
 from urllib.parse import quote
 
 from nnsight_lint import __version__, messages
@@ -39,15 +39,8 @@ def concise(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
 
 
 def full(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
-    lines_of: Dict[str, Optional[List[str]]] = {}
-    blocks = []
-    for d in diagnostics:
-        if d.path not in lines_of:
-            lines_of[d.path] = _source_lines(d.path, sources)
-        # A notebook's lines count within its cell: the file on disk is JSON, so show no snippet.
-        lines = lines_of[d.path] if d.cell is None else None
-        blocks.append(_full_block(d, lines))
-    return "".join(blocks)
+    stored = _Stored(sources)
+    return "".join(_full_block(d, stored.lines(d)) for d in diagnostics)  # a notebook's: its cell's lines
 
 
 def _full_block(d: Diagnostic, lines: Optional[List[str]]) -> str:
@@ -101,21 +94,6 @@ def _describe_edit(edit: Edit) -> str:
         return f"insert {edit.content!r} at {where}"
     span = f"{where}-{edit.end.line}:{edit.end.column}"
     return f"replace {span} with {edit.content!r}" if edit.content else f"delete {span}"
-
-
-def _source_lines(path: str, sources: Sources) -> Optional[List[str]]:
-    from nnsight_lint.text import decode
-
-    try:
-        if sources is not None and path in sources:
-            data = sources[path]
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        text = decode(data)[0] if isinstance(data, bytes) else data
-    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
-        return None
-    return text.splitlines(keepends=True)
 
 
 # --- json --------------------------------------------------------------------------------------
@@ -197,6 +175,10 @@ class _Stored:
                     data = None
             self.documents[path] = source.of(data, path) if data is not None else None
         return self.documents[path]
+
+    def lines(self, d: Diagnostic):
+        document = self.document(d.path)
+        return None if document is None else document.lines(d)
 
     def locate(self, d: Diagnostic):
         document = self.document(d.path) if d.cell is not None else None

@@ -24,7 +24,7 @@ from nnsight_lint import notebook as ipynb
 from nnsight_lint.diagnostics import Diagnostic, Edit, Position
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, lint_source
-from nnsight_lint.text import line_starts, split_lines
+from nnsight_lint.text import line_starts, split_lines, split_lines_keepends
 
 Data = Union[bytes, str]
 
@@ -69,6 +69,16 @@ class Source:
     def place(self, diagnostic: Diagnostic) -> str:
         """Where the finding is, in the user's terms, when the stored position does not say it."""
         return ""
+
+    def lines(self, diagnostic: Diagnostic) -> Optional[List[str]]:
+        """The lines (with their breaks) that the finding's line numbers count, None if unknown."""
+        return None
+
+    def diff(self, before: str, after: str) -> str:
+        """What a fix changed, as a unified diff (`--diff`)."""
+        from nnsight_lint.fixing import unified_diff
+
+        return unified_diff(self.path, before, after)
 
 
 def of(data: Data, path: str) -> Source:
@@ -137,6 +147,10 @@ class PythonFile(Source):
 
     def lint(self, options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
         return lint_source(self.python(self.data), self.path, options)
+
+    def lines(self, diagnostic: Diagnostic) -> Optional[List[str]]:
+        text = _text(self.data)
+        return None if text is None else split_lines_keepends(text)
 
     def fix(self, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> FixResult:
         """Fix the document in memory; `data` is what to write back (or print, for stdin)."""
@@ -242,7 +256,7 @@ class NotebookFile(Source):
             self.notebook, self.error = None, error
 
     def cells(self, options: LintOptions = DEFAULT_OPTIONS) -> Cells:
-        return Cells(self.path, [cell.source for cell in self.notebook.cells], ipynb._demos(self.notebook, options))
+        return Cells(self.path, [cell.source for cell in self.notebook.cells], ipynb.demo_cells(self.notebook, options))
 
     def lint(self, options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
         if self.error is not None:
@@ -299,6 +313,14 @@ class NotebookFile(Source):
 
     def place(self, diagnostic: Diagnostic) -> str:
         return f"cell {diagnostic.cell}, line {diagnostic.line}" if diagnostic.cell is not None else ""
+
+    def lines(self, diagnostic: Diagnostic) -> Optional[List[str]]:
+        cell = self._cell(diagnostic)
+        return None if cell is None else split_lines_keepends(cell.source)  # the JSON's own error: no snippet
+
+    def diff(self, before: str, after: str) -> str:
+        """Per changed code cell, headed `a/nb.ipynb:cell N`: the JSON would say little."""
+        return ipynb.cell_diff(self.path, before, after)
 
     def _raw_positions(self) -> Callable[[int], Position]:
         starts = line_starts(self.notebook.text)

@@ -360,3 +360,25 @@ def test_github_on_a_notebook_points_into_the_json_and_names_the_cell(tmp_path):
         f"::error file=nb.ipynb,line={line},col={column},endLine={end_line},endColumn={end_column},"
         f"title=NNL001::cell 2, line 4: {NOTEBOOK_MESSAGE}\n"
     )
+
+
+def test_full_on_a_notebook_shows_the_cells_line_and_fix(tmp_path):
+    raw = _notebook("list")
+    result = check(tmp_path, "--output-format", "full", "nb.ipynb", files=(("nb.ipynb", raw),))
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"nb.ipynb:cell 2:4:36: NNL001 [*] {NOTEBOOK_MESSAGE}"
+    assert lines[1:5] == [
+        "  |",
+        "4 |         model.lm_head.output.sum().backward()",
+        "  |                                    ^^^^^^^^ NNL001",
+        "  |",
+    ]
+    assert "4 +         model.lm_head.output.sum().backward(retain_graph=True)" in lines
+
+
+def test_diff_of_a_notebook_on_stdin_is_per_cell():
+    from tests.support import run_cli
+
+    result = run_cli("check", "--diff", "-", stdin=_notebook("string"))
+    assert result.returncode == 1
+    assert result.stdout.startswith("--- a/-:cell 2\n+++ b/-:cell 2\n"), result.stdout
