@@ -72,6 +72,15 @@ def build_file_model(module: cst.Module, trace_names: Iterable[str] = ("trace",)
     builder = _Builder(module, frozenset(trace_names))
     scope = builder.scope_of(module.body, None)
     _Walker(builder, None, {}).block(module.body, Where(scope))
+    while builder.functions:  # after the traces: a helper they call was walked where it runs
+        function, scope, without_grad = builder.functions.pop(0)
+        if id(function) in builder.model.inlined:
+            continue
+        outer, builder.without_grad = builder.without_grad, without_grad
+        try:
+            _Walker(builder, None, {}).block(body_of(function), Where(scope, function=function))
+        finally:
+            builder.without_grad = outer
     return builder.model
 
 
@@ -85,6 +94,7 @@ class _Builder:
         self._defining: Dict[int, Scope] = {}  # id(function node) -> scope it is defined in
         self.order = itertools.count()
         self.without_grad: List[str] = []  # `with torch.no_grad():` / `@torch.no_grad()` around, outside traces
+        self.functions: List[Tuple[cst.FunctionDef, Scope, List[str]]] = []  # defs still to walk as written
         self.sessions: List[cst.With] = []
         self.lookalikes = _lookalike_classes(module, trace_names)
 
@@ -252,15 +262,10 @@ class _Walker:
                 self.block(block, where)
 
     def function(self, function: cst.FunctionDef, where: Where, scope: Scope) -> None:
-        """A def outside any trace: its body is a scope of its own, walked once as written."""
+        """A def outside any trace: its body is a scope of its own, walked as written once the
+        file's own code has run, unless a trace calls it (then it is walked there, as inlined)."""
         disabled = next((m for m in (_grad_mode(d.decorator, where.scope) for d in function.decorators) if m), None)
-        if disabled:
-            self.builder.without_grad.append(disabled)
-        try:
-            _Walker(self.builder, None, {}).block(body_of(function), Where(scope, function=function))
-        finally:
-            if disabled:
-                self.builder.without_grad.pop()
+        self.builder.functions.append((function, scope, self.builder.without_grad + ([disabled] if disabled else [])))
 
     def small_statement(self, node: cst.BaseSmallStatement, where: Where) -> None:
         kind = type(node)
