@@ -16,6 +16,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from nnsight_lint.diagnostics import Position
+from nnsight_lint.analysis.tree import children
 from nnsight_lint.text import line_starts
 
 
@@ -76,32 +77,84 @@ class _NotRecording:
 _NOT_RECORDING = _NotRecording()
 
 
+class _Segment:
+    """The spans recorded while generating one piece of the module, placed at `base` in the text."""
+
+    __slots__ = ("spans", "offsets", "base")
+
+    def __init__(self, state: _SpanRecordingState, base: int) -> None:
+        self.spans = state.spans
+        self.offsets = [0, *itertools.accumulate(map(len, state.tokens))]
+        self.base = base
+
+
 class Positions:
-    def __init__(self, module: cst.Module, anchors: Optional[Collection[int]] = None) -> None:
-        """Positions of the nodes inside `anchors` (ids of nodes); of every node when None."""
+    def __init__(
+        self, module: cst.Module, anchors: Optional[Collection[int]] = None, text: Optional[str] = None
+    ) -> None:
+        """Positions of the nodes inside `anchors` (ids of nodes); of every node when None.
+
+        With `text` (the module's source), only the top-level statements that hold an anchor are
+        generated, each placed where its code stands in `text`: a trace in a long file costs its
+        own statement, not the file. When a statement's code is not found exactly once, the whole
+        module is generated instead."""
         self._module = module
-        state = _SpanRecordingState(module, anchors)
-        module._codegen(state)
-        self._spans = state.spans
-        self._offsets = [0, *itertools.accumulate(map(len, state.tokens))]
+        if anchors is not None and text is not None and self._place_statements(anchors, text):
+            return
+        self._generate_whole(anchors)
+
+    def _generate_whole(self, anchors: Optional[Collection[int]]) -> None:
+        state = _SpanRecordingState(self._module, anchors)
+        self._module._codegen(state)
+        self._segments = [_Segment(state, 0)]
         self._line_starts = line_starts("".join(state.tokens))
+
+    def _place_statements(self, anchors: Collection[int], text: str) -> bool:
+        segments = []
+        for statement in self._module.body:
+            if not _holds(statement, anchors):
+                continue
+            if getattr(statement, "leading_lines", ()):  # they belong to the statement, not its code
+                statement = statement.with_changes(leading_lines=())
+            state = _SpanRecordingState(self._module, anchors)
+            statement._codegen(state)
+            code = "".join(state.tokens)
+            at = text.find(code)
+            if not code or at < 0 or text.find(code, at + 1) >= 0:
+                return False
+            segments.append(_Segment(state, at))
+        self._segments = segments
+        self._line_starts = line_starts(text)
+        return True
 
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based (line, column) of the node's first character and of the character after it."""
-        if node not in self._spans:  # outside every anchor: record everything, once
-            self.__init__(self._module)
-        start, end = self._token_range(node)
-        return self._position(start), self._position(end)
+        segment = next((s for s in self._segments if node in s.spans), None)
+        if segment is None:  # outside every anchor: record everything, once
+            self._generate_whole(None)
+            segment = self._segments[0]
+        start, end = self._token_range(segment, node)
+        return self._position(segment, start), self._position(segment, end)
 
-    def _token_range(self, node: cst.CSTNode) -> Tuple[int, int]:
-        start, end, start_node, end_node = self._spans[node]
+    def _token_range(self, segment: _Segment, node: cst.CSTNode) -> Tuple[int, int]:
+        start, end, start_node, end_node = segment.spans[node]
         if start_node is not None:
-            start = self._token_range(start_node)[0]
+            start = self._token_range(segment, start_node)[0]
         if end_node is not None:
-            end = self._token_range(end_node)[1]
+            end = self._token_range(segment, end_node)[1]
         return start, end
 
-    def _position(self, token_index: int) -> Position:
-        offset = self._offsets[min(token_index, len(self._offsets) - 1)]
+    def _position(self, segment: _Segment, token_index: int) -> Position:
+        offset = segment.base + segment.offsets[min(token_index, len(segment.offsets) - 1)]
         line = bisect.bisect_right(self._line_starts, offset) - 1
         return Position(line + 1, offset - self._line_starts[line] + 1)
+
+
+def _holds(statement: cst.CSTNode, anchors: Collection[int]) -> bool:
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        if id(node) in anchors:
+            return True
+        stack.extend(children(node))
+    return False

@@ -34,3 +34,32 @@ def test_every_node_matches_position_provider(name):
             code_range.end.line,
             code_range.end.column,
         ), type(node).__name__
+
+
+def _calls(module):
+    found, stack = [], [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call):
+            found.append(node)
+        stack.extend(node.children)
+    return found
+
+
+@pytest.mark.parametrize("name", [*SOURCES, "duplicate-statements", "leading-comments"])
+def test_statements_placed_in_the_text_match_position_provider(name):
+    """Only the top-level statements holding an anchor are generated and found in the text."""
+    text = {
+        "duplicate-statements": "x.backward()\nx.backward()\n\ndef f():\n    y.backward()\n",
+        "leading-comments": "# a\n\n# b\n@dec  # c\n\n@dec2\ndef f():\n    # d\n    y.backward(\n  g)\n",
+    }.get(name) or SOURCES[name]
+    module = cst.parse_module(text)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    calls = _calls(module)
+    positions = Positions(module, {id(call) for call in calls}, text)
+    for call in calls:
+        start, end = positions.span(call)
+        code_range = expected[call]
+        assert (start.line, start.column - 1, end.line, end.column - 1) == (
+            code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
+        )

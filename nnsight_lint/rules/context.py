@@ -31,6 +31,7 @@ class RuleContext:
         self.path = path
         self.module = module
         self.lines: List[str] = split_lines(text)
+        self._text = text
         self.target_version = target_version
         self.report_deliberate_errors = report_deliberate_errors  # then nothing counts as a demo
         self._anchors = anchors
@@ -67,7 +68,7 @@ class RuleContext:
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based line and column of a node's first character, and of the character after it."""
         if self._positions is None:  # computed on first use: most files report nothing
-            self._positions = Positions(self.module, self._anchors)
+            self._positions = Positions(self.module, self._anchors, self._text)
         return self._positions.span(node)
 
     def line_text(self, line: int) -> str:
