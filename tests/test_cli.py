@@ -237,3 +237,10 @@ def test_show_settings_prints_absolute_paths(tmp_path):
     lines = result.stdout.splitlines()
     assert lines[0] == f"# config file: {tmp_path / 'pyproject.toml'}"
     assert lines[1] == f"# project root: {tmp_path}"
+
+
+def test_readme_names_every_rule_with_its_name():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for code, rule in rules.RULES.items():
+        if code != "NNL000":
+            assert f"[{code}](docs/rules/{code}.md) {rule.NAME}" in readme, code
