@@ -53,23 +53,48 @@ def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAUL
 
 
 @functools.lru_cache(maxsize=16)
-def _trace_pattern_text(trace_names: Tuple[str, ...]) -> "re.Pattern[str]":
-    return re.compile(_opener(trace_names, "\ufeff"), re.MULTILINE)
+def _trace_pattern_text(trace_names: Tuple[str, ...]) -> "TraceOpener":
+    return TraceOpener(re.compile(_opener(trace_names)), "\ufeff", "\r\n\"", "\\n", " \t")
 
 
 @functools.lru_cache(maxsize=16)
-def _trace_pattern(trace_names: Tuple[str, ...]) -> "re.Pattern[bytes]":
-    return re.compile(_opener(trace_names, r"\xef\xbb\xbf").encode(), re.MULTILINE)
+def _trace_pattern(trace_names: Tuple[str, ...]) -> "TraceOpener":
+    return TraceOpener(re.compile(_opener(trace_names).encode()), b"\xef\xbb\xbf", b"\r\n\"", b"\\n", b" \t")
 
 
-def _opener(trace_names: Tuple[str, ...], bom: str) -> str:
-    r"""A `with` statement opening a trace. It starts its line: in a file (after a BOM on the first),
-    or in a notebook's JSON after an escaped `\n` or a string's opening quote; up to the `:` that
-    ends its items, so parenthesised multi-line items match too. Prose ("... with
-    `model.generate()`") does not."""
+def _opener(trace_names: Tuple[str, ...]) -> str:
+    """`with` up to the `:` that ends its items (so parenthesised multi-line items match too) and a
+    `.trace(` / `.generate(` call. A literal first: the regex engine scans for `with` fast."""
     names = "|".join(re.escape(name) for name in (*trace_names, "generate"))
-    start = rf'(?:^(?:{bom})?|[\r\n"]|\\n)[ \t]*(?:async[ \t]+)?'
-    return rf"{start}with\b[^:]{{0,400}}?\.\s*(?:{names})\s*\("
+    return rf"with\b[^:]{{0,400}}?\.\s*(?:{names})\s*\("
+
+
+class TraceOpener:
+    """Finds a `with` statement that opens a trace: it starts its line, in a file (after a BOM on
+    the first) or in a notebook's JSON (after an escaped `\\n` or a string's opening quote), so
+    prose ("... with `model.generate()`") opens nothing. Works on `str` or `bytes`, as its parts."""
+
+    def __init__(self, pattern, bom, line_ends, escaped_newline, blanks) -> None:
+        self._pattern, self._bom, self._ends, self._escaped, self._blanks = (
+            pattern, bom, line_ends, escaped_newline, blanks)
+
+    def search(self, text):
+        match = self._pattern.search(text)
+        while match is not None:
+            if self._starts_line(text, match.start()):
+                return match
+            # Not an opener; a real one may start inside this match (prose "with" ... `.trace(`).
+            match = self._pattern.search(text, match.start() + 4)
+        return None
+
+    def _starts_line(self, text, at: int) -> bool:
+        head = text[max(0, at - 200):at].rstrip(self._blanks)
+        if head.endswith(b"async" if isinstance(head, bytes) else "async"):
+            head = head[:-5].rstrip(self._blanks)
+        if at <= 200 and head in (text[:0], self._bom):
+            return True
+        return bool(head) and (head[-1:] in [self._ends[i:i + 1] for i in range(len(self._ends))]
+                               or head.endswith(self._escaped))
 
 
 def lint_source(
