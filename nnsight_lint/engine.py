@@ -54,47 +54,70 @@ def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAUL
 
 @functools.lru_cache(maxsize=16)
 def _trace_pattern_text(trace_names: Tuple[str, ...]) -> "TraceOpener":
-    return TraceOpener(re.compile(_opener(trace_names)), "\ufeff", "\r\n\"", "\\n", " \t")
+    return TraceOpener(trace_names, str)
 
 
 @functools.lru_cache(maxsize=16)
 def _trace_pattern(trace_names: Tuple[str, ...]) -> "TraceOpener":
-    return TraceOpener(re.compile(_opener(trace_names).encode()), b"\xef\xbb\xbf", b"\r\n\"", b"\\n", b" \t")
-
-
-def _opener(trace_names: Tuple[str, ...]) -> str:
-    """`with` up to the `:` that ends its items (so parenthesised multi-line items match too) and a
-    `.trace(` / `.generate(` call. A literal first: the regex engine scans for `with` fast."""
-    names = "|".join(re.escape(name) for name in (*trace_names, "generate"))
-    return rf"with\b[^:]{{0,400}}?\.\s*(?:{names})\s*\("
+    return TraceOpener(trace_names, bytes)
 
 
 class TraceOpener:
-    """Finds a `with` statement that opens a trace: it starts its line, in a file (after a BOM on
-    the first) or in a notebook's JSON (after an escaped `\\n` or a string's opening quote), so
-    prose ("... with `model.generate()`") opens nothing. Works on `str` or `bytes`, as its parts."""
+    """Finds a `with` statement that opens a trace: `with` up to the `:` that ends its items (so
+    parenthesised multi-line items count) and a `.trace(` / `.generate(` call. The `with` starts its
+    line, in a file (after a BOM on the first) or in a notebook's JSON (after an escaped `\\n` or a
+    string's opening quote), so prose ("... with `model.generate()`") opens nothing. The calls are
+    looked for first (rare), then a `with` before each (common): fast on large trees.
+    Works on `str` or `bytes`, as `kind` says."""
 
-    def __init__(self, pattern, bom, line_ends, escaped_newline, blanks) -> None:
-        self._pattern, self._bom, self._ends, self._escaped, self._blanks = (
-            pattern, bom, line_ends, escaped_newline, blanks)
+    _REACH = 400  # how far before the call its `with` may stand
+
+    def __init__(self, trace_names: Tuple[str, ...], kind: type) -> None:
+        def text(value: str):
+            return value if kind is str else value.encode("utf-8")
+
+        self._names = [text(name) for name in (*trace_names, "generate")]
+        self._open, self._before = text("("), text(". \t\r\n")  # `name(` after a `.` (or blanks, then one)
+        self._with = re.compile(text(r"with\b"))
+        self._bom, self._ends, self._escaped = text("\ufeff"), text("\r\n\""), text("\\n")
+        self._blanks, self._space, self._dot, self._colon, self._async = (
+            text(" \t"), text(" \t\r\n"), text("."), text(":"), text("async"))
 
     def search(self, text):
-        match = self._pattern.search(text)
-        while match is not None:
-            if self._starts_line(text, match.start()):
-                return match
-            # Not an opener; a real one may start inside this match (prose "with" ... `.trace(`).
-            match = self._pattern.search(text, match.start() + 4)
+        for start in sorted(self._calls(text)):
+            dot = start - 1
+            while dot >= 0 and text[dot : dot + 1] in self._space:
+                dot -= 1
+            if dot < 0 or text[dot : dot + 1] != self._dot:
+                continue
+            lo = max(0, dot - self._REACH)
+            opener = self._with.search(text, text.rfind(self._colon, lo, dot) + 1 or lo, dot)
+            while opener is not None:
+                if self._starts_line(text, opener.start()):
+                    return opener
+                opener = self._with.search(text, opener.start() + 4, dot)
         return None
 
+    def _calls(self, text):
+        """Where each `name(` (whitespace allowed before the parenthesis) starts: found with
+        `find`, which is much faster than a regex over a large file."""
+        for name in self._names:
+            at = text.find(name)
+            while at >= 0:
+                after = at + len(name)
+                while text[after : after + 1] in self._space and after < len(text):
+                    after += 1
+                if text[after : after + 1] == self._open and text[at - 1 : at] in self._before:
+                    yield at
+                at = text.find(name, after)
+
     def _starts_line(self, text, at: int) -> bool:
-        head = text[max(0, at - 200):at].rstrip(self._blanks)
-        if head.endswith(b"async" if isinstance(head, bytes) else "async"):
+        head = text[max(0, at - 200) : at].rstrip(self._blanks)
+        if head.endswith(self._async):
             head = head[:-5].rstrip(self._blanks)
         if at <= 200 and head in (text[:0], self._bom):
             return True
-        return bool(head) and (head[-1:] in [self._ends[i:i + 1] for i in range(len(self._ends))]
-                               or head.endswith(self._escaped))
+        return bool(head) and (head[-1:] in self._ends or head.endswith(self._escaped))
 
 
 def lint_source(

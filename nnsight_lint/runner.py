@@ -8,12 +8,8 @@ its own, so the crash is pinned to its file and every other file still reports. 
 such shield: a crash there ends the run (docs/reliability.md)."""
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.connection
 import os
 import signal
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from nnsight_lint import messages
@@ -78,6 +74,11 @@ def _lint_all(to_parse, options: LintOptions, jobs: Optional[int]) -> List[FileR
     jobs = jobs or default_jobs()
     if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
         return [lint_text(source, path, options) for source, path in zip(sources, paths)]
+    # Imported here: most runs (and every run the pre-filter answers) never start a process.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     workers = min(jobs, len(paths))
@@ -105,12 +106,14 @@ def _lint_chunk(sources: List[bytes], paths: List[str], options: LintOptions) ->
 def _lint_isolated(items: List[Tuple[bytes, str]], options: LintOptions, workers: int, context) -> List[FileResult]:
     """Each file in a process of its own, `workers` at a time: a process that dies before it
     answers names the file that killed it."""
+    import multiprocessing.connection
+
     results: List[Optional[FileResult]] = [None] * len(items)
     if items and context.get_start_method() == "fork":
         import libcst  # noqa: F401  once here, not once in every forked child
 
     waiting = list(reversed(range(len(items))))
-    running: Dict[multiprocessing.connection.Connection, Tuple[int, multiprocessing.process.BaseProcess]] = {}
+    running: Dict["multiprocessing.connection.Connection", Tuple[int, "multiprocessing.process.BaseProcess"]] = {}
     while waiting or running:
         while waiting and len(running) < workers:
             index = waiting.pop()
