@@ -56,6 +56,12 @@ def refusal(source: Union[str, bytes]) -> Optional[Refusal]:
 
     Run it on the caller's stack with the process's own recursion limit: that limit is what makes
     CPython refuse nesting it cannot compile."""
+    return assess(source)[0]
+
+
+def assess(source: Union[str, bytes]) -> Tuple[Optional[Refusal], bool]:
+    """`refusal(source)`, and whether the text is suspicious (deep enough that libcst must parse it
+    on the deep thread's stack); a text that is not can be parsed on the main thread's."""
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
     statements, deepest = _scan(data) if _count(data) > SUSPICIOUS else ([], 0)
     suspicious = (
@@ -65,7 +71,7 @@ def refusal(source: Union[str, bytes]) -> Optional[Refusal]:
         or _DEEP_INDENT.search(data) is not None
     )
     if not suspicious:
-        return None
+        return None, False
     import ast
 
     try:
@@ -73,20 +79,20 @@ def refusal(source: Union[str, bytes]) -> Optional[Refusal]:
     except SyntaxError as error:
         detail = error.msg or "invalid syntax"
         if statements or "too many" in detail:  # never given to libcst: it may be too deep to parse
-            return max(error.lineno or 1, 1), max(error.offset or 1, 1), detail
-        return None  # an ordinary syntax error in shallow code: libcst reports it
+            return (max(error.lineno or 1, 1), max(error.offset or 1, 1), detail), True
+        return None, True  # an ordinary syntax error: libcst reports it
     except (RecursionError, MemoryError):
-        return _line_of(data, statements), 1, "too deeply nested for Python's parser"
+        return (_line_of(data, statements), 1, "too deeply nested for Python's parser"), True
     except Exception:  # NUL bytes, bad encodings: libcst reports those itself
-        return None
+        return None, True
     for start, end in statements:
         joined = _longest_string_run(data, start, end)
         if joined > MAX_JOINED_STRINGS:
-            return _line_of(data, [(start, end)]), 1, f"{joined} adjacent strings (more than the parser takes)"
+            return (_line_of(data, [(start, end)]), 1, f"{joined} adjacent strings (more than the parser takes)"), True
         booleans = len(_BOOLEAN.findall(data, start, end))
         if booleans > MAX_BOOLEAN_OPERATORS:
-            return _line_of(data, [(start, end)]), 1, f"{booleans} `and`/`or` in one expression (too deep to parse)"
-    return None
+            return (_line_of(data, [(start, end)]), 1, f"{booleans} `and`/`or` in one expression (too deep to parse)"), True
+    return None, True
 
 
 def _count(data: bytes) -> int:
@@ -199,6 +205,18 @@ def run_deep(function: Callable[..., T], *args) -> T:
         return worker.run(function, args)
     finally:
         _restore_limit()
+
+
+def run_main_first(function: Callable[..., T], *args) -> T:
+    """`function(*args)` right here when this is the main thread (8 MiB of stack, no hand-over to
+    another thread), again on the deep thread if Python's recursion limit stops it. Only for work
+    whose native recursion is bounded: a text `assess` found not suspicious, or pure Python."""
+    if getattr(_inside, "deep", False) or threading.current_thread() is not threading.main_thread():
+        return run_deep(function, *args)
+    try:
+        return function(*args)
+    except RecursionError:
+        return run_deep(function, *args)
 
 
 def _forget_worker() -> None:

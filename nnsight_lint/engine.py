@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
-from nnsight_lint.depth import refusal, run_deep
+from nnsight_lint.depth import assess, run_deep, run_main_first
 from nnsight_lint.diagnostics import Diagnostic, Position
 from nnsight_lint.slicing import relevant_text, sliced
 from nnsight_lint.versions import NEWEST
@@ -185,13 +185,13 @@ def parse(source: Union[str, bytes], path: str):
     """A libcst Module, or the NNL000 diagnostic saying why there is none."""
     import libcst as cst
 
-    refused = refusal(source)  # here, with the caller's recursion limit: CPython judges by it
+    refused, suspicious = assess(source)  # here, with the caller's recursion limit: CPython judges by it
     if refused is not None:
         line, column, detail = refused
         return Diagnostic(path, "NNL000", messages.NNL000_SYNTAX.format(detail=detail), Position(line, column),
                           Position(line, column))
     try:
-        return run_deep(cst.parse_module, source)
+        return (run_deep if suspicious else run_main_first)(cst.parse_module, source)
     except cst.ParserSyntaxError as error:
         line, column, detail = _syntax_error_location(source, error)
     except (UnicodeDecodeError, LookupError, SyntaxError, ValueError) as error:
@@ -225,7 +225,7 @@ def check_module(
     module, path: str, codes: Sequence[str], options: LintOptions = DEFAULT_OPTIONS, text: Optional[str] = None
 ) -> List[Diagnostic]:
     """Run the rules on a parsed module; `text` is its source (regenerated from the tree if None)."""
-    return run_deep(_check_module, module, path, codes, options, text)
+    return run_main_first(_check_module, module, path, codes, options, text)
 
 
 def _check_module(module, path: str, codes: Sequence[str], options: LintOptions, text: Optional[str]) -> List[Diagnostic]:
