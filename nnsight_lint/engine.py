@@ -243,6 +243,8 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     anchors.update(id(call.retention.value_node) for call in backwards if call.retention.value_node is not None)
     context = RuleContext(path, module, module.code if text is None else text, anchors, options.target_version,
                           options.report_deliberate_errors)
+    if all(trace.top is not None for trace in file_model.traces):
+        context.tops = [trace.top for trace in file_model.traces if trace.backwards]
     found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
     found = [d for d in found if not context.deliberate(d.code, d.start)]
     if options.honour_noqa:

@@ -90,15 +90,21 @@ class _Segment:
 
 class Positions:
     def __init__(
-        self, module: cst.Module, anchors: Optional[Collection[int]] = None, text: Optional[str] = None
+        self,
+        module: cst.Module,
+        anchors: Optional[Collection[int]] = None,
+        text: Optional[str] = None,
+        tops: Optional[Collection[cst.CSTNode]] = None,
     ) -> None:
         """Positions of the nodes inside `anchors` (ids of nodes); of every node when None.
 
         With `text` (the module's source), only the top-level statements that hold an anchor are
         generated, each placed where its code stands in `text`: a trace in a long file costs its
         own statement, not the file. When a statement's code is not found exactly once, the whole
-        module is generated instead."""
+        module is generated instead. `tops`, when the caller knows them, are those statements.
+        """
         self._module = module
+        self._tops = None if tops is None else {id(top) for top in tops}
         if anchors is not None and text is not None and self._place_statements(anchors, text):
             return
         self._generate_whole(anchors)
@@ -112,7 +118,7 @@ class Positions:
     def _place_statements(self, anchors: Collection[int], text: str) -> bool:
         segments = []
         for statement in self._module.body:
-            if not _holds(statement, anchors):
+            if id(statement) not in self._tops if self._tops is not None else not _holds(statement, anchors):
                 continue
             if getattr(statement, "leading_lines", ()):  # they belong to the statement, not its code
                 statement = statement.with_changes(leading_lines=())

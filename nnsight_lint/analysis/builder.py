@@ -71,9 +71,12 @@ Env = Dict[str, FrozenSet[Origin]]
 def build_file_model(module: cst.Module, trace_names: Iterable[str] = ("trace",)) -> FileModel:
     builder = _Builder(module, frozenset(trace_names))
     scope = builder.scope_of(module.body, None)
-    _Walker(builder, None, {}).block(module.body, Where(scope))
+    walker = _Walker(builder, None, {})
+    for statement in module.body:
+        builder.top = statement
+        walker.block([statement], Where(scope))
     while builder.functions:  # after the traces: a helper they call was walked where it runs
-        function, scope, without_grad = builder.functions.pop(0)
+        function, scope, without_grad, builder.top = builder.functions.pop(0)
         if id(function) in builder.model.inlined:
             continue
         outer, builder.without_grad = builder.without_grad, without_grad
@@ -94,7 +97,8 @@ class _Builder:
         self._defining: Dict[int, Scope] = {}  # id(function node) -> scope it is defined in
         self.order = itertools.count()
         self.without_grad: List[str] = []  # `with torch.no_grad():` / `@torch.no_grad()` around, outside traces
-        self.functions: List[Tuple[cst.FunctionDef, Scope, List[str]]] = []  # defs still to walk as written
+        self.functions: List[tuple] = []  # defs still to walk as written: (def, scope, without_grad, top)
+        self.top: Optional[cst.CSTNode] = None  # the module-level statement being walked
         self.sessions: List[cst.With] = []
         self.lookalikes = _lookalike_classes(module, trace_names)
 
@@ -185,6 +189,7 @@ class _Walker:
             where=where,
         )
         trace.start = next(self.builder.order)
+        trace.top = self.builder.top
         walker = _Walker(self.builder, trace, dict(self.env))
         walker._model_names = set(self._model_names)
         # Submodules named before the trace (`attn = model.transformer.h[1].attn`) keep their place.
@@ -265,7 +270,8 @@ class _Walker:
         """A def outside any trace: its body is a scope of its own, walked as written once the
         file's own code has run, unless a trace calls it (then it is walked there, as inlined)."""
         disabled = next((m for m in (_grad_mode(d.decorator, where.scope) for d in function.decorators) if m), None)
-        self.builder.functions.append((function, scope, self.builder.without_grad + ([disabled] if disabled else [])))
+        without_grad = self.builder.without_grad + ([disabled] if disabled else [])
+        self.builder.functions.append((function, scope, without_grad, self.builder.top))
 
     def small_statement(self, node: cst.BaseSmallStatement, where: Where) -> None:
         kind = type(node)

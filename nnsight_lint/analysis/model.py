@@ -168,6 +168,7 @@ class Trace:
     backward_blocks: List[cst.With] = field(default_factory=list)  # `with loss.backward():`
     start: int = 0  # event order at the `with` and after its body
     end: int = 0
+    top: Optional[cst.CSTNode] = None  # the module-level statement the trace is written in
 
 
 @dataclass(frozen=True, eq=False)

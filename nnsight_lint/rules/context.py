@@ -35,6 +35,7 @@ class RuleContext:
         self.target_version = target_version
         self.report_deliberate_errors = report_deliberate_errors  # then nothing counts as a demo
         self._anchors = anchors
+        self.tops: Optional[Collection[cst.CSTNode]] = None  # the module-level statements holding the anchors
         self._positions: Optional[Positions] = None
         self._demos: Union[None, bool, Demos] = None  # False: the text holds no such code
         self._percent_demos: Optional[FrozenSet[int]] = None  # lines of `# %%` cells said to fail
@@ -68,7 +69,7 @@ class RuleContext:
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based line and column of a node's first character, and of the character after it."""
         if self._positions is None:  # computed on first use: most files report nothing
-            self._positions = Positions(self.module, self._anchors, self._text)
+            self._positions = Positions(self.module, self._anchors, self._text, self.tops)
         return self._positions.span(node)
 
     def line_text(self, line: int) -> str:
