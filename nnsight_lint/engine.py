@@ -10,7 +10,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple, Union
 from nnsight_lint import messages
 from nnsight_lint.depth import assess, run_deep, run_main_first
 from nnsight_lint.diagnostics import Diagnostic, Position
-from nnsight_lint.slicing import relevant_text, sliced
+from nnsight_lint.slicing import pieces, relevant_text, sliced
 from nnsight_lint.versions import NEWEST
 
 _NOQA = re.compile(r"#\s*noqa(?![\w-])(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
@@ -130,7 +130,16 @@ def lint_source(
         return []  # never parsed: its syntax is other tools' business
     codes = rules.selected(options.select, options.ignore, options.target_version)
     text = _decoded(source)
-    parts = sliced(text, _trace_pattern_text(tuple(options.trace_names)), _KEPT_DEFINITIONS) if text is not None else None
+    opener = _trace_pattern_text(tuple(options.trace_names))
+    parts = sliced(text, opener, _KEPT_DEFINITIONS) if text is not None else None
+    cut = pieces(parts[0] if parts is not None else text, opener) if text is not None else None
+    if cut is not None:
+        found = _lint_pieces(cut, path, codes, options, text)
+        if found is not None:
+            blanked_error = _error_in_blanked(parts[1], path) if parts is not None else None
+            if blanked_error is not None and "NNL000" in codes:
+                found = sorted([blanked_error, *found], key=Diagnostic.sort_key)
+            return found
     module_or_error = parse(parts[0], path) if parts is not None else None
     blanked_error = None
     if parts is not None and not isinstance(module_or_error, Diagnostic):
@@ -145,6 +154,20 @@ def lint_source(
     if blanked_error is not None and "NNL000" in codes:
         found = sorted([blanked_error, *found], key=Diagnostic.sort_key)
     return found
+
+
+def _lint_pieces(cut, path: str, codes: Sequence[str], options: LintOptions, text: str) -> Optional[List[Diagnostic]]:
+    """A huge file, piece by piece (`slicing.pieces`): one piece's tree at a time. None when a piece
+    does not parse: the whole file is then parsed, so its error is reported as it is."""
+    found = {}
+    for piece_text, lines in cut:
+        module = parse(piece_text, path)
+        if isinstance(module, Diagnostic):
+            return None
+        for diagnostic in check_module(module, path, codes, options, text, (piece_text, lines)):
+            # A statement every piece holds reports once.
+            found.setdefault((diagnostic.code, diagnostic.start, diagnostic.end, diagnostic.message), diagnostic)
+    return sorted(found.values(), key=Diagnostic.sort_key)
 
 
 def _error_in_blanked(blanked: str, path: str) -> Optional[Diagnostic]:
@@ -222,13 +245,21 @@ def _syntax_error_location(source, error) -> Tuple[int, int, str]:
 
 
 def check_module(
-    module, path: str, codes: Sequence[str], options: LintOptions = DEFAULT_OPTIONS, text: Optional[str] = None
+    module,
+    path: str,
+    codes: Sequence[str],
+    options: LintOptions = DEFAULT_OPTIONS,
+    text: Optional[str] = None,
+    piece: Optional[Tuple[str, Sequence[int]]] = None,
 ) -> List[Diagnostic]:
-    """Run the rules on a parsed module; `text` is its source (regenerated from the tree if None)."""
-    return run_main_first(_check_module, module, path, codes, options, text)
+    """Run the rules on a parsed module; `text` is its source (regenerated from the tree if None).
+    With `piece` (its text, and the file's line for each of its lines) the module is a piece of
+    the file whose text is `text`, and findings are placed in the file."""
+    return run_main_first(_check_module, module, path, codes, options, text, piece)
 
 
-def _check_module(module, path: str, codes: Sequence[str], options: LintOptions, text: Optional[str]) -> List[Diagnostic]:
+def _check_module(module, path: str, codes: Sequence[str], options: LintOptions, text: Optional[str],
+                  piece: Optional[Tuple[str, Sequence[int]]] = None) -> List[Diagnostic]:
     from nnsight_lint import rules
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext
@@ -245,6 +276,8 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
                           options.report_deliberate_errors)
     if all(trace.top is not None for trace in file_model.traces):
         context.tops = [trace.top for trace in file_model.traces if trace.backwards]
+    if piece is not None:
+        context.module_text, context.module_lines = piece
     found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
     found = [d for d in found if not context.deliberate(d.code, d.start)]
     if options.honour_noqa:

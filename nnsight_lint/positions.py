@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from typing import Collection, Dict, List, Optional, Tuple
+from typing import Collection, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -95,6 +95,7 @@ class Positions:
         anchors: Optional[Collection[int]] = None,
         text: Optional[str] = None,
         tops: Optional[Collection[cst.CSTNode]] = None,
+        lines: Optional[Sequence[int]] = None,
     ) -> None:
         """Positions of the nodes inside `anchors` (ids of nodes); of every node when None.
 
@@ -102,8 +103,10 @@ class Positions:
         generated, each placed where its code stands in `text`: a trace in a long file costs its
         own statement, not the file. When a statement's code is not found exactly once, the whole
         module is generated instead. `tops`, when the caller knows them, are those statements.
+        `lines`: the module is a piece of a file, whose line N is the file's line `lines[N - 1]`.
         """
         self._module = module
+        self._lines = lines
         self._tops = None if tops is None else {id(top) for top in tops}
         if anchors is not None and text is not None and self._place_statements(anchors, text):
             return
@@ -113,6 +116,7 @@ class Positions:
         state = _SpanRecordingState(self._module, anchors)
         self._module._codegen(state)
         self._segments = [_Segment(state, 0)]
+        self._owner = dict.fromkeys(state.spans, self._segments[0])
         self._line_starts = line_starts("".join(state.tokens))
 
     def _place_statements(self, anchors: Collection[int], text: str) -> bool:
@@ -130,12 +134,13 @@ class Positions:
                 return False
             segments.append(_Segment(state, at))
         self._segments = segments
+        self._owner = {node: segment for segment in segments for node in segment.spans}
         self._line_starts = line_starts(text)
         return True
 
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based (line, column) of the node's first character and of the character after it."""
-        segment = next((s for s in self._segments if node in s.spans), None)
+        segment = self._owner.get(node)
         if segment is None:  # outside every anchor: record everything, once
             self._generate_whole(None)
             segment = self._segments[0]
@@ -153,7 +158,10 @@ class Positions:
     def _position(self, segment: _Segment, token_index: int) -> Position:
         offset = segment.base + segment.offsets[min(token_index, len(segment.offsets) - 1)]
         line = bisect.bisect_right(self._line_starts, offset) - 1
-        return Position(line + 1, offset - self._line_starts[line] + 1)
+        column = offset - self._line_starts[line] + 1
+        if self._lines is not None:  # a piece of a file: its own lines stand for the file's
+            return Position(self._lines[min(line, len(self._lines) - 1)], column)
+        return Position(line + 1, column)
 
 
 def _holds(statement: cst.CSTNode, anchors: Collection[int]) -> bool:

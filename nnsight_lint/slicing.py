@@ -152,3 +152,46 @@ def _trace_body_names(lines: List[str], first: int, end: int, trace_opener: Patt
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
+
+
+# A text past this many characters is checked in pieces: libcst's tree costs about 570 bytes of
+# memory per character of source, so a 10 MB file of traces would need about 6 GB at once.
+PIECE_SIZE = 250_000
+
+
+def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None) -> Optional[List[Tuple[str, List[int]]]]:
+    """A text longer than `size` cut into pieces of about `size` characters: each holds every
+    top-level statement without a trace (imports, assignments, helpers: what any trace may use) and
+    a run of those with one, in their order, as (piece text, the original 1-based line of each of
+    its lines). None when the text is small, cannot be cut at statements, or is mostly statements
+    without traces (then every piece would hold nearly all of it)."""
+    size = PIECE_SIZE if size is None else size
+    if len(text) <= size:
+        return None
+    lines = LINE_BREAK.split(text)
+    starts = _statement_starts(text, lines)
+    if starts is None:
+        return None
+    breaks = [m.group() for m in LINE_BREAK.finditer(text)] + [""]
+    common: List[int] = []
+    runs: List[List[int]] = [[]]
+    common_size = run_size = 0
+    for first, end in _group(lines, starts):
+        block = list(range(first, end))
+        block_size = sum(len(lines[i]) + 1 for i in block)
+        if trace_opener.search(_joined(lines, first, end)) is None:
+            common += block
+            common_size += block_size
+        else:
+            if runs[-1] and run_size + block_size > size:
+                runs.append([])
+                run_size = 0
+            runs[-1] += block
+            run_size += block_size
+    if len(runs) < 2 or common_size > size // 2:
+        return None
+    cut = []
+    for run in runs:
+        numbers = sorted(common + run)
+        cut.append(("".join(lines[i] + (breaks[i] or "\n" * bool(lines[i])) for i in numbers), [i + 1 for i in numbers]))
+    return cut

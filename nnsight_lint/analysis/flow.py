@@ -111,15 +111,7 @@ def span_orders(context: Context) -> Tuple[int, int]:
 
 
 def trace_events(model: FileModel, trace: Trace) -> List[Event]:
-    """`model.trace_events(trace)`, indexed once per model (rules ask for every trace)."""
-    index = getattr(model, "_flow_by_trace", None)
-    if index is None:
-        index = {}
-        for event in model.events:
-            if event.where.trace is not None:
-                index.setdefault(id(event.where.trace), []).append(event)
-        model._flow_by_trace = index
-    return index.get(id(trace), [])
+    return model.trace_events(trace)  # indexed by the model itself
 
 
 def bound_before(model: FileModel, scope: object, name: str, order: int) -> bool:

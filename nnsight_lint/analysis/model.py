@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -233,6 +233,15 @@ class FileModel:
     sessions: List[Session] = field(default_factory=list)
     events: List[Event] = field(default_factory=list)
     inlined: Set[int] = field(default_factory=set)  # ids of helper defs walked inside some trace
+    _by_trace: Optional[Dict[int, List[Event]]] = field(default=None, repr=False)
+    _indexed: int = field(default=0, repr=False)
 
-    def trace_events(self, trace: Trace) -> Iterator[Event]:
-        return (event for event in self.events if event.where.trace is trace)
+    def trace_events(self, trace: Trace) -> List[Event]:
+        """The events that run in `trace` (indexed on first use: rules ask once per trace)."""
+        if self._by_trace is None or self._indexed != len(self.events):
+            self._by_trace = {}
+            for event in self.events:
+                if event.where.trace is not None:
+                    self._by_trace.setdefault(id(event.where.trace), []).append(event)
+            self._indexed = len(self.events)
+        return self._by_trace.get(id(trace), [])

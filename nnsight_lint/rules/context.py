@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Collection, FrozenSet, List, Optional, Tuple, Union
+from typing import Collection, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 
@@ -36,6 +36,10 @@ class RuleContext:
         self.report_deliberate_errors = report_deliberate_errors  # then nothing counts as a demo
         self._anchors = anchors
         self.tops: Optional[Collection[cst.CSTNode]] = None  # the module-level statements holding the anchors
+        # When the module is a piece of the file (`slicing.pieces`): its own text, and the file's
+        # line for each of its lines. `text` and `lines` stay the file's.
+        self.module_text: Optional[str] = None
+        self.module_lines: Optional[Sequence[int]] = None
         self._positions: Optional[Positions] = None
         self._demos: Union[None, bool, Demos] = None  # False: the text holds no such code
         self._percent_demos: Optional[FrozenSet[int]] = None  # lines of `# %%` cells said to fail
@@ -69,7 +73,8 @@ class RuleContext:
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based line and column of a node's first character, and of the character after it."""
         if self._positions is None:  # computed on first use: most files report nothing
-            self._positions = Positions(self.module, self._anchors, self._text, self.tops)
+            self._positions = Positions(self.module, self._anchors, self.module_text or self._text, self.tops,
+                                        self.module_lines)
         return self._positions.span(node)
 
     def line_text(self, line: int) -> str:
