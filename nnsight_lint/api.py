@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from nnsight_lint.diagnostics import Diagnostic
 from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions
+
+if TYPE_CHECKING:
+    from nnsight_lint.source import FixResult
 
 
 def __getattr__(name: str):

@@ -61,7 +61,6 @@ def retell_warning(shown: "warnings.WarningMessage") -> bool:
         text = str(shown.message)
         if getattr(shown.message, _MARK, False) or not shown.filename or not shown.lineno:
             return False
-        from nnsight_lint import rules
 
         def explains(rule) -> bool:
             return any(part in text for part in getattr(rule, "WARNS", ()))

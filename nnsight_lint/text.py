@@ -3,7 +3,6 @@ Unicode separators `str.splitlines()` also breaks at). Every module that turns o
 uses these, so the linter, the fixer, the notebook and LSP doors agree on what line N is."""
 from __future__ import annotations
 
-import io
 import re
 import tokenize
 from typing import List, Tuple

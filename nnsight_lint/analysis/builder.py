@@ -1023,5 +1023,5 @@ def _literal_kwargs(node: cst.BaseExpression, scope: Scope) -> Optional[Dict[str
 # -- tree shapes ---------------------------------------------------------------------------------
 
 
-def _in_arm(where: _Where, statement: cst.CSTNode, arm: int) -> _Where:
+def _in_arm(where: Where, statement: cst.CSTNode, arm: int) -> Where:
     return replace(where, branches=where.branches + ((id(statement), arm),))

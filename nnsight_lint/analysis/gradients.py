@@ -6,14 +6,14 @@ rules stay silent on it.
 """
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Set
+from typing import Iterator, List, Optional
 
 import libcst as cst
 
 from nnsight_lint.analysis.forward_order import _RANKS
 from nnsight_lint.analysis.model import Event, EventKind, FileModel, ModuleAccess
 from nnsight_lint.analysis.scope import dotted_name
-from nnsight_lint.analysis.tree import children
+from nnsight_lint.analysis.tree import subtree_ids
 
 _ACCESSES = frozenset({"output", "outputs", "input", "inputs"})
 # Names of modules in Hugging Face models (and the containers they sit in). A chain whose every
@@ -46,29 +46,9 @@ def names_module(path) -> bool:
     return path is not None and all(not isinstance(step, str) or step == "?" or step in MODULE_NAMES for step in path)
 
 
-def binding(model: FileModel, name: str, before: Event) -> Optional[Event]:
-    """The last binding of `name` in `before`'s trace that runs before it (None: bound elsewhere)."""
-    found = None
-    for event in model.events:
-        if event.order >= before.order:
-            break
-        if event.kind is EventKind.BIND and event.name == name and event.where.trace is before.where.trace:
-            found = event
-    return found
-
-
-def _subtree(node: cst.CSTNode) -> Set[int]:
-    ids, stack = set(), [node]
-    while stack:
-        current = stack.pop()
-        ids.add(id(current))
-        stack.extend(children(current))
-    return ids
-
-
 def accesses_in(model: FileModel, node: cst.CSTNode, trace) -> List[Event]:
     """The module accesses written inside `node` (once per node, in evaluation order)."""
-    inside, seen, found = _subtree(node), set(), []
+    inside, seen, found = subtree_ids(node), set(), []
     for event in model.events:
         if event.kind is EventKind.ACCESS and event.where.trace is trace and id(event.node) in inside:
             if id(event.node) not in seen:

@@ -4,13 +4,13 @@ and the order of named submodules that the file itself defines.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Sequence, Set
+from typing import Dict, Iterator, List, Optional, Sequence
 
 import libcst as cst
 
 from nnsight_lint.analysis.model import Event, EventKind, FileModel, Trace
 from nnsight_lint.analysis.scope import dotted_name
-from nnsight_lint.analysis.tree import body_of, children
+from nnsight_lint.analysis.tree import body_of, children, subtree_ids
 
 _LOOPS = (cst.For, cst.While)
 
@@ -26,15 +26,6 @@ def anchor(statement: cst.CSTNode) -> cst.CSTNode:
         if isinstance(value, cst.CSTNode):
             return value
     return statement
-
-
-def subtree_ids(node: cst.CSTNode) -> Set[int]:
-    found, stack = set(), [node]
-    while stack:
-        current = stack.pop()
-        found.add(id(current))
-        stack.extend(children(current))
-    return found
 
 
 def statement_events(model: FileModel, trace: Trace, statement: cst.CSTNode) -> Iterator[Event]:

@@ -6,7 +6,7 @@ the analysis only reads, so it walks dataclass fields directly, skipping layout-
 from __future__ import annotations
 
 import dataclasses
-from typing import Dict, Iterator, List, Sequence, Tuple
+from typing import Dict, Iterator, List, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -75,3 +75,13 @@ def statement_blocks(node: cst.CSTNode) -> List[Sequence[cst.CSTNode]]:
     elif isinstance(node, cst.Match):
         blocks.extend(body_of(case) for case in node.cases)
     return blocks
+
+
+def subtree_ids(node: cst.CSTNode) -> Set[int]:
+    """The ids of `node` and every node below it."""
+    found, stack = set(), [node]
+    while stack:
+        current = stack.pop()
+        found.add(id(current))
+        stack.extend(children(current))
+    return found

@@ -49,7 +49,8 @@ import libcst as cst
 
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
-from nnsight_lint.analysis.gradients import binding, calls_on, reads_access, root_name
+from nnsight_lint.analysis.flow import binding
+from nnsight_lint.analysis.gradients import calls_on, reads_access, root_name
 from nnsight_lint.analysis.model import Event, EventKind
 from nnsight_lint.analysis.scope import dotted_name
 from nnsight_lint.diagnostics import Diagnostic

@@ -50,7 +50,7 @@ when a backward or a `.grad` read comes after the access in the trace; `inferenc
 """
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Iterator
 
 import libcst as cst
 

@@ -57,7 +57,9 @@ import libcst as cst
 
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
+from nnsight_lint.analysis.flow import binding as bound_before
 from nnsight_lint.analysis.model import Event, EventKind
+from nnsight_lint.analysis.scope import dotted_name
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix
 from nnsight_lint.rules.context import RuleContext
 
@@ -106,7 +108,7 @@ def _value_message(model: FileModel, event: Event, containers: Set[str], target)
         return messages.NNL301_VALUE_CONTAINER if base.value.value in containers and target >= (0, 5) else None
     if not isinstance(base, cst.Name):
         return None
-    binding = _binding_before(model, base.value, event)
+    binding = bound_before(model, base.value, event, within="scope")
     if binding is None:
         return None
     if isinstance(binding.statement, (cst.CompFor, cst.For)):  # an item of a container of saved values
@@ -149,7 +151,7 @@ def _call_message(event: Event, tracers: Set[str], modules: Set[str], target) ->
     func = call.func
     if not isinstance(func, cst.Attribute):
         return None
-    owner = _dotted(func.value)
+    owner = dotted_name(func.value)
     attr = func.attr.value
     if attr == "apply" and owner in tracers and target >= (0, 5):
         return messages.NNL301_APPLY
@@ -162,16 +164,6 @@ def _call_message(event: Event, tracers: Set[str], modules: Set[str], target) ->
     ):
         return messages.NNL301_FORWARD
     return None
-
-
-def _binding_before(model: FileModel, name: str, at: Event) -> Optional[Event]:
-    found = None
-    for event in model.events:
-        if event.order >= at.order:
-            break
-        if event.kind is EventKind.BIND and event.name == name and event.where.scope is at.where.scope:
-            found = event
-    return found
 
 
 def _container_name(iterated: cst.BaseExpression) -> Optional[str]:
@@ -211,17 +203,8 @@ def _is_save(node: cst.CSTNode) -> bool:
         return False
     func = node.func
     if isinstance(func, cst.Attribute) and func.attr.value == "save":
-        return not node.args or _dotted(func.value) == "nnsight"
+        return not node.args or dotted_name(func.value) == "nnsight"
     return isinstance(func, cst.Name) and func.value == "save"
-
-
-def _dotted(node: cst.CSTNode) -> Optional[str]:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr.value}" if head is not None else None
-    return None
 
 
 def _drop_value(event: Event, context: RuleContext) -> Optional[Fix]:
