@@ -34,7 +34,7 @@ from nnsight_lint import __version__, messages, rules, source
 from nnsight_lint.diagnostics import Diagnostic, Edit, Position
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine import _NOQA, DEFAULT_OPTIONS, LintOptions
-from nnsight_lint.text import LINE_BREAK, split_lines
+from nnsight_lint.text import LINE_BREAK, common_ends, split_lines
 
 SOURCE = "nnsight-lint"
 FIX_ALL = "source.fixAll.nnsight-lint"
@@ -94,12 +94,7 @@ def replace_changed_lines(before: str, after: str, encoding: str) -> types.TextE
     """One edit turning `before` into `after` that replaces only the lines in between the common
     leading and trailing lines, so the editor keeps the cursor, folds and undo history elsewhere."""
     old, new = _pieces(before), _pieces(after)
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(old, new)
     start = types.Position(head, 0)
     if tail:
         end = types.Position(len(old) - tail, 0)

@@ -34,7 +34,7 @@ from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse
 from nnsight_lint.deliberate import says_it_fails
-from nnsight_lint.text import split_lines_keepends
+from nnsight_lint.text import common_ends, split_lines_keepends
 
 
 
@@ -516,13 +516,7 @@ def replacements(notebook: Notebook, sources: Sequence[str]) -> List[Tuple[int, 
 
 def _trimmed(text: str, span: Tuple[int, int, str]) -> Tuple[int, int, str]:
     start, end, content = span
-    old = text[start:end]
-    head = 0
-    while head < min(len(old), len(content)) and old[head] == content[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(content)) - head and old[-1 - tail] == content[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(text[start:end], content)
     return start + head, end - tail, content[head : len(content) - tail]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import tokenize
-from typing import List, Tuple
+from typing import List, Sequence, Tuple
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -39,3 +39,14 @@ def decode(source: bytes) -> Tuple[str, str]:
     lines = iter(re.split(rb"(?<=\r)(?!\n)|(?<=\n)", source, maxsplit=2)[:2])
     encoding, _ = tokenize.detect_encoding(lambda: next(lines, b""))
     return source.decode(encoding), encoding
+
+
+def common_ends(old: Sequence, new: Sequence) -> Tuple[int, int]:
+    """How many leading and trailing items `old` and `new` share (never overlapping)."""
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return head, tail
