@@ -2,8 +2,9 @@
 
 flake8 hands the plugin the file's physical `lines`; the engine checks them. flake8 wants 0-based
 columns from a plugin and adds one when it prints, so the 1-based columns of our diagnostics lose
-one here, once. flake8 owns `# noqa` (and `--disable-noqa`): the engine sees the source with every
-comment blanked to spaces, so its own noqa handling never drops a finding first.
+one here, once. flake8 owns `# noqa` (and `--disable-noqa`): the engine's own noqa handling is
+off here, so it never drops a finding first; the comments themselves stay (a line whose comment
+says it fails on purpose is a deliberate demo, as in `check`).
 
 `trace-names` comes from `[tool.nnsight-lint]` in the nearest pyproject.toml; which codes run is
 flake8's business (`--select`, `--extend-ignore`, `--per-file-ignores`).
@@ -11,10 +12,8 @@ flake8's business (`--select`, `--extend-ignore`, `--per-file-ignores`).
 from __future__ import annotations
 
 import functools
-import io
 import os
-import tokenize
-from typing import Iterator, List, Sequence, Tuple
+from typing import Iterator, Sequence, Tuple
 
 from nnsight_lint import __version__
 
@@ -32,8 +31,7 @@ class Plugin:
         from nnsight_lint.engine import lint_source
 
         options = _options_for(os.path.dirname(os.path.abspath(self.filename)))
-        source = _without_comments(self.lines)
-        for diagnostic in lint_source(source, self.filename, options):
+        for diagnostic in lint_source("".join(self.lines), self.filename, options):
             yield diagnostic.line, diagnostic.column - 1, f"{diagnostic.code} {diagnostic.message}", type(self)
 
 
@@ -51,19 +49,5 @@ def _options_for(directory: str):
         trace_names=options.trace_names,
         target_version=options.target_version,
         report_deliberate_errors=options.report_deliberate_errors,
+        honour_noqa=False,
     )
-
-
-def _without_comments(lines: List[str]) -> str:
-    """The source with each comment replaced by as many spaces: every position stays put."""
-    text = "".join(lines)
-    try:
-        tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.COMMENT]
-    except (tokenize.TokenError, SyntaxError):
-        return text  # the engine reports the syntax error itself
-    blanked = list(lines)
-    for token in reversed(tokens):
-        (row, start), (_, end) = token.start, token.end
-        line = blanked[row - 1]
-        blanked[row - 1] = line[:start] + " " * (end - start) + line[end:]
-    return "".join(blanked)
