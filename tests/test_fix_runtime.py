@@ -31,7 +31,6 @@ import pytest
 import torch
 
 from tests.case_runner import run_case
-from tests.tiny_model import tiny_model
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES_DIR = ROOT / "rules" / "NNL001"
@@ -67,14 +66,6 @@ def execute(path: Path, model) -> dict:
     namespace = {"__name__": "__main__", "__file__": str(path), "model": model}
     exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
     return namespace
-
-
-@pytest.fixture
-def model():
-    lm = tiny_model()
-    lm.zero_grad(set_to_none=True)
-    yield lm
-    lm.zero_grad(set_to_none=True)
 
 
 # -- the corpus --------------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from tests.case_runner import run_case
-from tests.tiny_model import tiny_model
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "rules" / "NNL001"
 CASES = sorted(CASES_DIR.glob("*.py"))
@@ -132,15 +131,6 @@ def add_retain_graph(source: str, lines: set[int]) -> str:
 
 # create_graph=True cases make torch warn about a parameter/grad reference cycle; `model` breaks it.
 pytestmark = pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
-
-
-@pytest.fixture
-def model():
-    """The shared tiny model (built once per process), with parameter gradients cleared after use."""
-    lm = tiny_model()
-    yield lm
-    for parameter in lm.parameters():
-        parameter.grad = None
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])

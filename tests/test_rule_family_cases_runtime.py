@@ -23,7 +23,6 @@ from pathlib import Path
 import pytest
 
 from tests.case_runner import run_case
-from tests.tiny_model import tiny_model
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 CASES = sorted(p for p in RULES_DIR.glob("NNL*/*.py") if p.parent.name != "NNL001")
@@ -46,15 +45,6 @@ def _installed_minor() -> str:
     import nnsight
 
     return ".".join(nnsight.__version__.split(".")[:2])
-
-
-@pytest.fixture
-def model():
-    """The shared tiny model (built once per process), with parameter gradients cleared after use."""
-    lm = tiny_model()
-    yield lm
-    for parameter in lm.parameters():
-        parameter.grad = None
 
 
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])

@@ -19,7 +19,6 @@ from nnsight_lint.retelling import retell
 from tests.case_runner import run_case
 from tests.test_rule_cases import expected_findings
 from tests.test_rule_family_cases_runtime import headers
-from tests.tiny_model import tiny_model
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -38,14 +37,6 @@ def _failing_cases():
 
 
 FAILING = _failing_cases()
-
-
-@pytest.fixture
-def model():
-    lm = tiny_model()
-    yield lm
-    for parameter in lm.parameters():
-        parameter.grad = None
 
 
 def _raised(path: Path, model) -> BaseException:
