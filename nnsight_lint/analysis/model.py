@@ -21,6 +21,12 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 
 
+def exclusive(branches: Tuple[Tuple[int, int], ...], others: Tuple[Tuple[int, int], ...]) -> bool:
+    """Do two places sit in different arms of one if/elif/else, try/except or match (never both run)?"""
+    arms = dict(branches)
+    return any(statement in arms and arms[statement] != arm for statement, arm in others)
+
+
 class Retains(enum.Enum):
     YES = "yes"
     NO = "no"
@@ -106,8 +112,7 @@ class BackwardCall:
 
     def excludes(self, other: "BackwardCall") -> bool:
         """True when the two calls sit in different arms of one if/elif/else, try/except or match."""
-        arms = dict(self.branches)
-        return any(stmt in arms and arms[stmt] != arm for stmt, arm in other.branches)
+        return exclusive(self.branches, other.branches)
 
     def repeats_in_loop(self) -> bool:
         """A loop within the trace runs this call again on a graph made outside that loop."""
@@ -186,6 +191,10 @@ class Where:
     helper: Tuple[cst.Call, ...] = ()  # call sites of inlined helpers, outermost first
     session: Optional[cst.With] = None
     function: Optional[cst.FunctionDef] = None  # the def whose body this is (not inlined)
+
+    def excludes(self, other: "Where") -> bool:
+        """In different arms of one if/elif/else, try/except or match: never both run."""
+        return exclusive(self.branches, other.branches)
 
 
 class EventKind(enum.Enum):

@@ -91,7 +91,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
                 for first, first_position, first_label in earlier:
                     if (
                         first_label != label
-                        and not _exclusive(first, event)
+                        and not first.where.excludes(event.where)
                         and compare(first_position, position) == "<"
                         and id(event.node) not in reported
                     ):
@@ -179,9 +179,3 @@ def _indexes_with(node: cst.CSTNode, name: str) -> bool:
                 return True
         node = node.value
     return False
-
-
-def _exclusive(a: Event, b: Event) -> bool:
-    """In different arms of one if/elif/else, try/except or match: never both run."""
-    arms = dict(a.where.branches)
-    return any(statement in arms and arms[statement] != arm for statement, arm in b.where.branches)

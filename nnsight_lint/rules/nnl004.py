@@ -55,7 +55,7 @@ from nnsight_lint.analysis import FileModel
 from nnsight_lint.analysis.forward_order import compare
 from nnsight_lint.analysis.gradients import root_name
 from nnsight_lint.analysis.model import Event, EventKind, ModuleAccess
-from nnsight_lint.analysis.tree import body_of, children
+from nnsight_lint.analysis.tree import body_of, subtree_ids
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.rules.context import RuleContext
 
@@ -127,7 +127,7 @@ def _keeps_forward_order(model: FileModel, event: Event, block: cst.With) -> boo
     """Read before the `with`, the access must come after the modules its invoke read before it
     and before the ones the `with` line reads (the loss)."""
     moved = _position(event)
-    header = {id(node) for item in block.items for node in _nodes(item.item)}
+    header = set().union(*(subtree_ids(item.item) for item in block.items))
     for other in model.events:
         if other.order >= event.order:
             break
@@ -151,9 +151,3 @@ def _position(event: Event) -> Optional[ModuleAccess]:
     if not event.rooted or event.path is None:
         return None
     return ModuleAccess(event.path, "input" if event.access.startswith("input") else "output")
-
-
-def _nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    yield node
-    for child in children(node):
-        yield from _nodes(child)

@@ -87,7 +87,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         key = (id(where.trace), where.invoke, id(where.iter))
         earlier = groups.setdefault(key, [])
         for before, before_access in earlier:
-            if _exclusive(before, event):
+            if before.where.excludes(event.where):
                 continue
             verdict = _order(before_access, access)
             if verdict == "?" and orders is None:  # only a file that defines an order can have one
@@ -147,11 +147,6 @@ def _order(a: ModuleAccess, b: ModuleAccess) -> str:
         # The generator's output is handed over when generation ends, after every step's modules.
         return ">" if a.path == ("generator",) else "<"
     return verdict
-
-
-def _exclusive(a: Event, b: Event) -> bool:
-    arms = dict(a.where.branches)
-    return any(statement in arms and arms[statement] != arm for statement, arm in b.where.branches)
 
 
 def _text(model: FileModel, event: Event, access: ModuleAccess) -> str:
