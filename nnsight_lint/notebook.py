@@ -405,7 +405,7 @@ def _lint(
         module = parse(text, path)
         if not isinstance(module, Diagnostic):  # every cell parses alone, so the join does too
             layout = _Layout(parts)
-            found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options))
+            found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options, text))
     found = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
     return sorted(found, key=lambda pair: pair[0].sort_key())
 
