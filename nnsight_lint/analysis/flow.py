@@ -130,10 +130,8 @@ def bound_before(model: FileModel, scope: object, name: str, order: int) -> bool
 def binding(model: FileModel, name: str, before: Event, within: str = "trace") -> Optional[Event]:
     """The last binding of `name` that runs before `before`, in its trace (`within="trace"`) or in
     its scope (`within="scope"`); None: bound elsewhere."""
-    found = None
-    for event in model.events:
-        if event.order >= before.order:
-            break
-        if event.kind is EventKind.BIND and event.name == name and getattr(event.where, within) is getattr(before.where, within):
-            found = event
-    return found
+    where = getattr(before.where, within)
+    for event in reversed(model.named(EventKind.BIND, name)):
+        if event.order < before.order and getattr(event.where, within) is where:
+            return event
+    return None

@@ -67,12 +67,6 @@ def captured_at(model: FileModel, value: cst.CSTNode, trace) -> Optional[ModuleA
 
 def calls_on(model: FileModel, name: str, method: str, trace) -> Iterator[Event]:
     """`<name>.<method>(...)` calls in a trace."""
-    for event in model.events:
-        if (
-            event.kind is EventKind.CALL
-            and event.where.trace is trace
-            and type(event.base) is cst.Attribute
-            and event.base.attr.value == method
-            and dotted_name(event.base.value) == name
-        ):
+    for event in model.named(EventKind.CALL, method):
+        if event.where.trace is trace and dotted_name(event.base.value) == name:
             yield event

@@ -244,6 +244,8 @@ class FileModel:
     inlined: Set[int] = field(default_factory=set)  # ids of helper defs walked inside some trace
     _by_trace: Optional[Dict[int, List[Event]]] = field(default=None, repr=False)
     _indexed: int = field(default=0, repr=False)
+    _by_name: Optional[Dict[Tuple[EventKind, str], List[Event]]] = field(default=None, repr=False)
+    _named: int = field(default=0, repr=False)
 
     def trace_events(self, trace: Trace) -> List[Event]:
         """The events that run in `trace` (indexed on first use: rules ask once per trace)."""
@@ -254,3 +256,16 @@ class FileModel:
                     self._by_trace.setdefault(id(event.where.trace), []).append(event)
             self._indexed = len(self.events)
         return self._by_trace.get(id(trace), [])
+
+    def named(self, kind: EventKind, name: str) -> List[Event]:
+        """The events of `kind` on `name`, in order: a binding of the name (BIND), or a call of a
+        method so named (CALL on `x.name(...)`). Indexed on first use: rules ask per event."""
+        if self._by_name is None or self._named != len(self.events):
+            self._by_name = {}
+            for event in self.events:
+                if event.kind is EventKind.BIND:
+                    self._by_name.setdefault((EventKind.BIND, event.name), []).append(event)
+                elif event.kind is EventKind.CALL and type(event.base) is cst.Attribute:
+                    self._by_name.setdefault((EventKind.CALL, event.base.attr.value), []).append(event)
+            self._named = len(self.events)
+        return self._by_name.get((kind, name), [])
