@@ -267,15 +267,10 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     file_model = build_file_model(module, options.trace_names)
     if not file_model.traces and not file_model.events:
         return []
-    backwards = [call for trace in file_model.traces for call in trace.backwards]
-    # Positions are recorded only inside these at first (NNL001's findings and fixes lie within
-    # them); a finding elsewhere records the rest on demand.
-    anchors = {id(call.call) for call in backwards}
-    anchors.update(id(call.retention.value_node) for call in backwards if call.retention.value_node is not None)
-    context = RuleContext(path, module, module.code if text is None else text, anchors, options.target_version,
+    context = RuleContext(path, module, module.code if text is None else text, options.target_version,
                           options.report_deliberate_errors)
-    if all(trace.top is not None for trace in file_model.traces):
-        context.tops = [trace.top for trace in file_model.traces if trace.backwards]
+    # Findings are mostly inside traces: positions look in their statements first.
+    context.tops = [trace.top for trace in file_model.traces if trace.top is not None]
     if piece is not None:
         context.module_text, context.module_lines = piece
     found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]

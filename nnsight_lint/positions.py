@@ -1,53 +1,46 @@
 """Node positions at a fraction of libcst's PositionProvider cost.
 
 PositionProvider tracks line and column through every token of the module. Here the code
-generator only notes where a node's tokens start and end in the token list, and only inside the
-`anchors` (the nodes a rule may report or edit, e.g. backward calls); the few positions a run
-reports are turned into lines and columns on demand. Semantics are PositionProvider's: a node's
-syntactic range, else its whitespace-inclusive range.
+generator only notes where each node's tokens start and end in the token list, one top-level
+statement at a time: the statement that holds a node asked for, placed where its code stands in
+the source text. A finding in a trace costs its own statement, not the file; the few positions a
+run reports are turned into lines and columns on demand. Semantics are PositionProvider's: a
+node's syntactic range, else its whitespace-inclusive range.
 """
 from __future__ import annotations
 
 import bisect
 import itertools
-from typing import Collection, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from nnsight_lint.diagnostics import Position
-from nnsight_lint.analysis.tree import children
+from nnsight_lint.analysis.tree import every_child
 from nnsight_lint.text import line_starts
 
 
 class _SpanRecordingState(CodegenState):
-    def __init__(self, module: cst.Module, anchors: Optional[Collection[int]]) -> None:
+    def __init__(self, module: cst.Module) -> None:
         super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
         self.spans: Dict[cst.CSTNode, tuple] = {}
-        self.inclusive_starts: List[Optional[int]] = []
-        self.anchors = anchors
-        self.depth = 0 if anchors is not None else 1  # > 0: inside an anchor, recording
+        self.inclusive_starts: List[int] = []
 
     def before_codegen(self, node: cst.CSTNode) -> None:
-        if self.anchors is not None and id(node) in self.anchors:
-            self.depth += 1
-        self.inclusive_starts.append(len(self.tokens) if self.depth else None)
+        self.inclusive_starts.append(len(self.tokens))
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         start = self.inclusive_starts.pop()
-        if start is None:
-            return
         if node not in self.spans:  # a syntactic range, recorded inside, wins
             self.spans[node] = (start, len(self.tokens), None, None)
-        if self.anchors is not None and id(node) in self.anchors:
-            self.depth -= 1
 
     def pop_trailing_newline(self) -> None:
         pass  # PositionProvider counts the newline a file without one would end with; so do we
 
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):
-        # Plain objects, not @contextmanager: this runs once per node, and generators cost.
-        return _Recording(self, node, start_node, end_node) if self.depth else _NOT_RECORDING
+        # A plain object, not @contextmanager: this runs once per node, and generators cost.
+        return _Recording(self, node, start_node, end_node)
 
 
 class _Recording:
@@ -64,99 +57,131 @@ class _Recording:
         return False
 
 
-class _NotRecording:
-    __slots__ = ()
+class Generated:
+    """One top-level statement's code and where each of its nodes' tokens lie in it; the same for
+    every version of a document that keeps the statement (see `Positions`' cache)."""
 
-    def __enter__(self) -> None:
-        return None
+    __slots__ = ("statement", "spans", "offsets", "text", "code_start")
 
-    def __exit__(self, *exc) -> bool:
-        return False
-
-
-_NOT_RECORDING = _NotRecording()
-
-
-class _Segment:
-    """The spans recorded while generating one piece of the module, placed at `base` in the text."""
-
-    __slots__ = ("spans", "offsets", "base")
-
-    def __init__(self, state: _SpanRecordingState, base: int) -> None:
+    def __init__(self, statement: cst.CSTNode, module: cst.Module) -> None:
+        state = _SpanRecordingState(module)
+        statement._codegen(state)
+        self.statement = statement  # held, so that its id is not reused while cached
         self.spans = state.spans
         self.offsets = [0, *itertools.accumulate(map(len, state.tokens))]
-        self.base = base
+        self.text = "".join(state.tokens)
+        # Where its code starts, after its leading blank and comment lines: those may differ from
+        # the file's (slicing blanks definitions into blank lines that precede the next statement).
+        span = state.spans.get(statement)
+        self.code_start = self.offsets[span[0]] if span is not None and statement is not module else 0
+
+
+class _Placed:
+    """A generated statement placed in the text: its character offset 0 stands at `base`."""
+
+    __slots__ = ("generated", "base")
+
+    def __init__(self, generated: Generated, base: int) -> None:
+        self.generated, self.base = generated, base
 
 
 class Positions:
     def __init__(
         self,
         module: cst.Module,
-        anchors: Optional[Collection[int]] = None,
         text: Optional[str] = None,
-        tops: Optional[Collection[cst.CSTNode]] = None,
         lines: Optional[Sequence[int]] = None,
+        likely: Iterable[cst.CSTNode] = (),
+        cache: Optional[Dict[int, Generated]] = None,
     ) -> None:
-        """Positions of the nodes inside `anchors` (ids of nodes); of every node when None.
+        """Positions of the nodes of `module`.
 
-        With `text` (the module's source), only the top-level statements that hold an anchor are
-        generated, each placed where its code stands in `text`: a trace in a long file costs its
-        own statement, not the file. When a statement's code is not found exactly once, the whole
-        module is generated instead. `tops`, when the caller knows them, are those statements.
-        `lines`: the module is a piece of a file, whose line N is the file's line `lines[N - 1]`.
+        With `text` (the module's source), a node asked for costs the top-level statement that
+        holds it, generated once and placed where its code stands in `text`; when that code is not
+        found exactly once, the whole module is generated instead. Without `text`, the whole module
+        is generated at once. `likely`: the top-level statements to look in first (those holding
+        traces). `cache`: statements generated for an earlier version of the same document, by
+        id; new ones are added. `lines`: the module is a piece of a file, whose line N is the
+        file's line `lines[N - 1]`.
         """
         self._module = module
+        self._text = text
         self._lines = lines
-        self._tops = None if tops is None else {id(top) for top in tops}
-        if anchors is not None and text is not None and self._place_statements(anchors, text):
-            return
-        self._generate_whole(anchors)
-
-    def _generate_whole(self, anchors: Optional[Collection[int]]) -> None:
-        state = _SpanRecordingState(self._module, anchors)
-        self._module._codegen(state)
-        self._segments = [_Segment(state, 0)]
-        self._owner = dict.fromkeys(state.spans, self._segments[0])
-        self._line_starts = line_starts("".join(state.tokens))
-
-    def _place_statements(self, anchors: Collection[int], text: str) -> bool:
-        segments = []
-        for statement in self._module.body:
-            if id(statement) not in self._tops if self._tops is not None else not _holds(statement, anchors):
-                continue
-            if getattr(statement, "leading_lines", ()):  # they belong to the statement, not its code
-                statement = statement.with_changes(leading_lines=())
-            state = _SpanRecordingState(self._module, anchors)
-            statement._codegen(state)
-            code = "".join(state.tokens)
-            at = text.find(code)
-            if not code or at < 0 or text.find(code, at + 1) >= 0:
-                return False
-            segments.append(_Segment(state, at))
-        self._segments = segments
-        self._owner = {node: segment for segment in segments for node in segment.spans}
-        self._line_starts = line_starts(text)
-        return True
+        self._cache = cache
+        self._owner: Dict[cst.CSTNode, _Placed] = {}
+        self._top_of: Dict[int, cst.CSTNode] = {}  # id of a node -> its top-level statement, as walked
+        self._unwalked: Iterator[cst.CSTNode] = _in_order(module.body, likely)
+        if text is None:
+            self._generate_whole()
+        else:
+            self._line_starts = line_starts(text)
 
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based (line, column) of the node's first character and of the character after it."""
-        segment = self._owner.get(node)
-        if segment is None:  # outside every anchor: record everything, once
-            self._generate_whole(None)
-            segment = self._segments[0]
-        start, end = self._token_range(segment, node)
-        return self._position(segment, start), self._position(segment, end)
+        placed = self._owner.get(node)
+        if placed is None:
+            placed = self._place(node)
+        start, end = self._token_range(placed.generated, node)
+        return self._position(placed, start), self._position(placed, end)
 
-    def _token_range(self, segment: _Segment, node: cst.CSTNode) -> Tuple[int, int]:
-        start, end, start_node, end_node = segment.spans[node]
+    def _place(self, node: cst.CSTNode) -> _Placed:
+        top = self._top_holding(node)
+        if top is not None:
+            generated = self._cache.get(id(top)) if self._cache is not None else None
+            if generated is None or generated.statement is not top:
+                generated = Generated(top, self._module)
+                if self._cache is not None:
+                    self._cache[id(top)] = generated
+            code = generated.text[generated.code_start:]
+            at = self._text.find(code) if code else -1
+            if at >= 0 and self._text.find(code, at + 1) < 0:
+                placed = _Placed(generated, at - generated.code_start)
+                self._owner.update(dict.fromkeys(generated.spans, placed))
+                if node in generated.spans:
+                    return placed
+        self._generate_whole()  # not found exactly once, or not in any statement (the module)
+        return self._owner[node]
+
+    def _top_holding(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The top-level statement that holds `node`, walking statements not yet walked."""
+        wanted = id(node)
+        top = self._top_of.get(wanted)
+        while top is None:
+            candidate = next(self._unwalked, None)
+            if candidate is None:
+                return None
+            generated = self._cache.get(id(candidate)) if self._cache is not None else None
+            if generated is not None and generated.statement is candidate:  # its nodes are known
+                if node in generated.spans:
+                    return candidate
+                continue
+            stack = [candidate]
+            while stack:
+                inner = stack.pop()
+                self._top_of[id(inner)] = candidate
+                stack.extend(every_child(inner))
+            top = self._top_of.get(wanted)
+        return top
+
+    def _generate_whole(self) -> None:
+        generated = Generated(self._module, self._module)
+        placed = _Placed(generated, 0)
+        self._owner = dict.fromkeys(generated.spans, placed)
+        # Its own text: where the module is a relevant part of the file, lines are the file's.
+        self._line_starts = line_starts(generated.text)
+
+    @staticmethod
+    def _token_range(generated: Generated, node: cst.CSTNode) -> Tuple[int, int]:
+        start, end, start_node, end_node = generated.spans[node]
         if start_node is not None:
-            start = self._token_range(segment, start_node)[0]
+            start = Positions._token_range(generated, start_node)[0]
         if end_node is not None:
-            end = self._token_range(segment, end_node)[1]
+            end = Positions._token_range(generated, end_node)[1]
         return start, end
 
-    def _position(self, segment: _Segment, token_index: int) -> Position:
-        offset = segment.base + segment.offsets[min(token_index, len(segment.offsets) - 1)]
+    def _position(self, placed: _Placed, token_index: int) -> Position:
+        offsets = placed.generated.offsets
+        offset = placed.base + offsets[min(token_index, len(offsets) - 1)]
         line = bisect.bisect_right(self._line_starts, offset) - 1
         column = offset - self._line_starts[line] + 1
         if self._lines is not None:  # a piece of a file: its own lines stand for the file's
@@ -164,11 +189,8 @@ class Positions:
         return Position(line + 1, column)
 
 
-def _holds(statement: cst.CSTNode, anchors: Collection[int]) -> bool:
-    stack = [statement]
-    while stack:
-        node = stack.pop()
-        if id(node) in anchors:
-            return True
-        stack.extend(children(node))
-    return False
+def _in_order(body: Sequence[cst.CSTNode], likely: Iterable[cst.CSTNode]) -> Iterator[cst.CSTNode]:
+    first = list(dict.fromkeys(likely))
+    seen = {id(top) for top in first}
+    yield from first
+    yield from (top for top in body if id(top) not in seen)

@@ -160,7 +160,7 @@ def _trace_spans(source: str, path: str) -> List[Tuple[int, int]]:
     if isinstance(module, Diagnostic):
         return []
     outermost = [trace.node for trace in build_file_model(module).traces if trace.parent is None]
-    positions = Positions(module, {id(node) for node in outermost})
+    positions = Positions(module)
     return [(positions.span(node)[0].line, positions.span(node)[1].line) for node in outermost]
 
 

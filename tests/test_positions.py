@@ -7,6 +7,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from nnsight_lint.diagnostics import Position
 from nnsight_lint.positions import Positions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,20 +47,37 @@ def _calls(module):
     return found
 
 
-@pytest.mark.parametrize("name", [*SOURCES, "duplicate-statements", "leading-comments"])
+TEXTS = {
+    **SOURCES,
+    "duplicate-statements": "x.backward()\nx.backward()\n\ndef f():\n    y.backward()\n",
+    "leading-comments": "# a\n\n# b\n@dec  # c\n\n@dec2\ndef f():\n    # d\n    y.backward(\n  g)\n",
+}
+
+
+@pytest.mark.parametrize("name", TEXTS)
 def test_statements_placed_in_the_text_match_position_provider(name):
-    """Only the top-level statements holding an anchor are generated and found in the text."""
-    text = {
-        "duplicate-statements": "x.backward()\nx.backward()\n\ndef f():\n    y.backward()\n",
-        "leading-comments": "# a\n\n# b\n@dec  # c\n\n@dec2\ndef f():\n    # d\n    y.backward(\n  g)\n",
-    }.get(name) or SOURCES[name]
+    """Each node asked for costs the top-level statement holding it, found in the text; a cache
+    kept for the next version of the document gives the same positions again."""
+    text = TEXTS[name]
     module = cst.parse_module(text)
     expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    calls = _calls(module)
-    positions = Positions(module, {id(call) for call in calls}, text)
-    for call in calls:
-        start, end = positions.span(call)
-        code_range = expected[call]
-        assert (start.line, start.column - 1, end.line, end.column - 1) == (
-            code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
-        )
+    cache = {}
+    for _ in range(2):
+        positions = Positions(module, text, cache=cache)
+        for node in [*_calls(module), *expected]:
+            start, end = positions.span(node)
+            code_range = expected[node]
+            assert (start.line, start.column - 1, end.line, end.column - 1) == (
+                code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
+            ), type(node).__name__
+
+
+def test_a_node_costs_only_its_own_statement():
+    text = "import torch\n\ndef f():\n    a.backward()\n\ndef g():\n    b.backward()\n\nx = 1\n"
+    module = cst.parse_module(text)
+    cache = {}
+    positions = Positions(module, text, cache=cache, likely=[module.body[2]])
+    (call,) = _calls(module.body[2])
+    assert positions.span(call)[0].line == 7
+    assert positions.span(call.func.attr)[0] == Position(7, 7)  # a name only the code generator visits
+    assert [generated.statement for generated in cache.values()] == [module.body[2]]

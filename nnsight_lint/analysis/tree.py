@@ -45,6 +45,24 @@ def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
             yield value
 
 
+_EVERY_FIELD: Dict[type, Tuple[str, ...]] = {}
+
+
+def every_child(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """All child nodes, layout included (whitespace, punctuation, attribute names)."""
+    names = _EVERY_FIELD.get(type(node))
+    if names is None:
+        names = _EVERY_FIELD[type(node)] = tuple(f.name for f in dataclasses.fields(type(node)))
+    for name in names:
+        value = getattr(node, name)
+        if type(value) in _SEQUENCES:
+            for item in value:
+                if type(item) not in _NOT_NODES:
+                    yield item
+        elif type(value) not in _NOT_NODES:
+            yield value
+
+
 def body_of(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """The statements of a compound statement's (or an `else:`/`except:`/`case` arm's) body."""
     body = node.body

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import re
-from typing import Collection, FrozenSet, List, Optional, Sequence, Tuple, Union
+from typing import Collection, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 
 from nnsight_lint.analysis.demos import Demos
 from nnsight_lint.deliberate import comment_says_it_fails, percent_demo_lines
 from nnsight_lint.diagnostics import Diagnostic, Fix, Position
-from nnsight_lint.positions import Positions
+from nnsight_lint.positions import Generated, Positions
 from nnsight_lint.text import split_lines
 from nnsight_lint.versions import NEWEST
 
@@ -22,20 +22,21 @@ class RuleContext:
         path: str,
         module: cst.Module,
         text: str,
-        anchors: Optional[Collection[int]] = None,
         target_version: Tuple[int, int] = NEWEST,
         report_deliberate_errors: bool = False,
+        positions_cache: Optional[Dict[int, Generated]] = None,
     ) -> None:
-        """`text` is the module's source; `anchors` the ids of the nodes rules report inside;
-        `target_version` the nnsight the code is written for (messages may depend on it)."""
+        """`text` is the module's source; `target_version` the nnsight the code is written for
+        (messages may depend on it); `positions_cache` what `Positions` generated for earlier
+        versions of the same document."""
         self.path = path
         self.module = module
         self.lines: List[str] = split_lines(text)
         self._text = text
         self.target_version = target_version
         self.report_deliberate_errors = report_deliberate_errors  # then nothing counts as a demo
-        self._anchors = anchors
-        self.tops: Optional[Collection[cst.CSTNode]] = None  # the module-level statements holding the anchors
+        self._positions_cache = positions_cache
+        self.tops: Collection[cst.CSTNode] = ()  # the module-level statements findings are likely in
         # When the module is a piece of the file (`slicing.pieces`): its own text, and the file's
         # line for each of its lines. `text` and `lines` stay the file's.
         self.module_text: Optional[str] = None
@@ -73,8 +74,8 @@ class RuleContext:
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based line and column of a node's first character, and of the character after it."""
         if self._positions is None:  # computed on first use: most files report nothing
-            self._positions = Positions(self.module, self._anchors, self.module_text or self._text, self.tops,
-                                        self.module_lines)
+            self._positions = Positions(self.module, self.module_text or self._text, self.module_lines, self.tops,
+                                        self._positions_cache)
         return self._positions.span(node)
 
     def line_text(self, line: int) -> str:
