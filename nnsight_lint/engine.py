@@ -121,9 +121,10 @@ class TraceOpener:
 
 
 def lint_source(
-    source: Union[str, bytes], path: str = "<stdin>", options: LintOptions = DEFAULT_OPTIONS
+    source: Union[str, bytes], path: str = "<stdin>", options: LintOptions = DEFAULT_OPTIONS, document=None
 ) -> List[Diagnostic]:
-    """All findings for one file's source (bytes keep their declared encoding and BOM)."""
+    """All findings for one file's source (bytes keep their declared encoding and BOM).
+    `document`: an `incremental.Document` that linted an earlier version of this source."""
     from nnsight_lint import rules
 
     if not could_have_findings(source, options):
@@ -140,17 +141,24 @@ def lint_source(
             if blanked_error is not None and "NNL000" in codes:
                 found = sorted([blanked_error, *found], key=Diagnostic.sort_key)
             return found
-    module_or_error = parse(parts[0], path) if parts is not None else None
+    parse_text = parse if document is None else document.parse
+    check_blanked = _error_in_blanked if document is None else document.error_in_blanked
+    module_or_error = parse_text(parts[0], path) if parts is not None else None
     blanked_error = None
     if parts is not None and not isinstance(module_or_error, Diagnostic):
-        blanked_error = _error_in_blanked(parts[1], path)  # the file's syntax, all of it
+        blanked_error = check_blanked(parts[1], path)  # the file's syntax, all of it
     if module_or_error is None or isinstance(module_or_error, Diagnostic):
         # The whole file, so an error is reported as it is; as text once decoded: libcst's own
         # decoding misses a `# coding:` line ended by a lone CR, as tokenize does.
-        module_or_error = parse(source if text is None else text, path)
+        module_or_error = parse_text(source if text is None else text, path)
     if isinstance(module_or_error, Diagnostic):
         return [module_or_error] if "NNL000" in codes else []
-    found = check_module(module_or_error, path, codes, options, module_or_error.code if text is None else text)
+    module = module_or_error
+    if document is None:
+        found = check_module(module, path, codes, options, module.code if text is None else text)
+    else:
+        found = document.check(module, (path, tuple(codes), options),
+                               lambda: check_module(module, path, codes, options, text, positions_cache=document.positions))
     if blanked_error is not None and "NNL000" in codes:
         found = sorted([blanked_error, *found], key=Diagnostic.sort_key)
     return found
@@ -251,15 +259,18 @@ def check_module(
     options: LintOptions = DEFAULT_OPTIONS,
     text: Optional[str] = None,
     piece: Optional[Tuple[str, Sequence[int]]] = None,
+    positions_cache: Optional[dict] = None,
 ) -> List[Diagnostic]:
     """Run the rules on a parsed module; `text` is its source (regenerated from the tree if None).
     With `piece` (its text, and the file's line for each of its lines) the module is a piece of
-    the file whose text is `text`, and findings are placed in the file."""
-    return run_main_first(_check_module, module, path, codes, options, text, piece)
+    the file whose text is `text`, and findings are placed in the file. `positions_cache`: see
+    `positions.Positions`."""
+    return run_main_first(_check_module, module, path, codes, options, text, piece, positions_cache)
 
 
 def _check_module(module, path: str, codes: Sequence[str], options: LintOptions, text: Optional[str],
-                  piece: Optional[Tuple[str, Sequence[int]]] = None) -> List[Diagnostic]:
+                  piece: Optional[Tuple[str, Sequence[int]]] = None,
+                  positions_cache: Optional[dict] = None) -> List[Diagnostic]:
     from nnsight_lint import rules
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext
@@ -268,7 +279,7 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     if not file_model.traces and not file_model.events:
         return []
     context = RuleContext(path, module, module.code if text is None else text, options.target_version,
-                          options.report_deliberate_errors)
+                          options.report_deliberate_errors, positions_cache)
     # Findings are mostly inside traces: positions look in their statements first.
     context.tops = [trace.top for trace in file_model.traces if trace.top is not None]
     if piece is not None:

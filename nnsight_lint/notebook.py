@@ -364,18 +364,20 @@ def invalid(error: NotebookError, path: str, options: LintOptions = DEFAULT_OPTI
 
 
 def lint_cells(
-    sources: Sequence[str], path: str, options: LintOptions = DEFAULT_OPTIONS, demos: FrozenSet[int] = frozenset()
+    sources: Sequence[str], path: str, options: LintOptions = DEFAULT_OPTIONS, demos: FrozenSet[int] = frozenset(),
+    document=None,
 ) -> List[Diagnostic]:
     """Findings for the code cells `sources` (cell N is `sources[N - 1]`), located by cell; none
-    but NNL000 in the `demos` cells."""
-    return [diagnostic for diagnostic, _ in _lint(sources, path, options, demos)]
+    but NNL000 in the `demos` cells. `document`: an `incremental.Document` that linted an earlier
+    version of these cells."""
+    return [diagnostic for diagnostic, _ in _lint(sources, path, options, demos, document)]
 
 
 _CellEdits = Tuple[Tuple[int, Edit], ...]  # (cell, edit in that cell's lines)
 
 
 def _lint(
-    sources: Sequence[str], path: str, options: LintOptions, demos: FrozenSet[int] = frozenset()
+    sources: Sequence[str], path: str, options: LintOptions, demos: FrozenSet[int] = frozenset(), document=None
 ) -> List[Tuple[Diagnostic, Optional[_CellEdits]]]:
     """Each finding in cell coordinates, with its fix's edits per cell (None: no fix to apply)."""
     from nnsight_lint import rules
@@ -389,10 +391,10 @@ def _lint(
         masked, masked_lines = mask(source)
         if not masked.strip():
             continue
-        parsed = parse(masked, path)
-        if isinstance(parsed, Diagnostic):
+        error = document.cell_error(masked, path) if document is not None else _error_alone(masked, path)
+        if error is not None:
             if "NNL000" in codes:
-                found.append((replace(parsed, cell=number), None))
+                found.append((replace(error, cell=number), None))
             continue
         if not masked.endswith(("\n", "\r")):
             masked += "\n"
@@ -402,12 +404,19 @@ def _lint(
         line += count
     text = "".join(joined)
     if parts and could_have_findings(text, options):
-        module = parse(text, path)
+        module = parse(text, path) if document is None else document.parse(text, path)
         if not isinstance(module, Diagnostic):  # every cell parses alone, so the join does too
             layout = _Layout(parts)
-            found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options, text))
+            cache = None if document is None else document.positions
+            found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options, text,
+                                                                   positions_cache=cache))
     found = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
     return sorted(found, key=lambda pair: pair[0].sort_key())
+
+
+def _error_alone(source: str, path: str) -> Optional[Diagnostic]:
+    parsed = parse(source, path)
+    return parsed if isinstance(parsed, Diagnostic) else None
 
 
 def _in_cells(diagnostic: Diagnostic, layout: _Layout) -> Tuple[Diagnostic, Optional[_CellEdits]]:

@@ -52,7 +52,8 @@ class Source:
 
     path: str
 
-    def lint(self, options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
+    def lint(self, options: LintOptions = DEFAULT_OPTIONS, document=None) -> List[Diagnostic]:
+        """The findings; `document`: an `incremental.Document` that linted an earlier version."""
         raise NotImplementedError
 
     def fix(self, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> FixResult:
@@ -96,10 +97,10 @@ def lint(data: Data, path: str, options: LintOptions = DEFAULT_OPTIONS) -> Tuple
     return checked(of(data, path), options)
 
 
-def checked(source: Source, options: LintOptions = DEFAULT_OPTIONS) -> Tuple[List[Diagnostic], Optional[str]]:
+def checked(source: Source, options: LintOptions = DEFAULT_OPTIONS, document=None) -> Tuple[List[Diagnostic], Optional[str]]:
     """`source.lint`, where a bug of ours stays with this document: ([], what went wrong)."""
     try:
-        return source.lint(options), None
+        return source.lint(options, document), None
     except RecursionError:
         return [], "internal error: the file nests too deeply to analyse"
     except Exception as error:
@@ -145,8 +146,8 @@ class PythonFile(Source):
         """The text the rules see for `text` (this document's text, or a fixed version of it)."""
         return text
 
-    def lint(self, options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
-        return lint_source(self.python(self.data), self.path, options)
+    def lint(self, options: LintOptions = DEFAULT_OPTIONS, document=None) -> List[Diagnostic]:
+        return lint_source(self.python(self.data), self.path, options, document)
 
     def lines(self, diagnostic: Diagnostic) -> Optional[List[str]]:
         text = _text(self.data)
@@ -233,8 +234,8 @@ class Cells(Source):
     def __init__(self, path: str, sources: Sequence[str], demos: FrozenSet[int] = frozenset(), single: bool = False):
         self.path, self.sources, self.demos, self.single = path, list(sources), demos, single
 
-    def lint(self, options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
-        found = ipynb.lint_cells(self.sources, self.path, options, self.demos)
+    def lint(self, options: LintOptions = DEFAULT_OPTIONS, document=None) -> List[Diagnostic]:
+        found = ipynb.lint_cells(self.sources, self.path, options, self.demos, document)
         return [replace(d, cell=None) for d in found] if self.single else found
 
     def fixed(self, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> Tuple[List[str], int, List[Diagnostic]]:
@@ -258,7 +259,7 @@ class NotebookFile(Source):
     def cells(self, options: LintOptions = DEFAULT_OPTIONS) -> Cells:
         return Cells(self.path, [cell.source for cell in self.notebook.cells], ipynb.demo_cells(self.notebook, options))
 
-    def lint(self, options: LintOptions = DEFAULT_OPTIONS) -> List[Diagnostic]:
+    def lint(self, options: LintOptions = DEFAULT_OPTIONS, document=None) -> List[Diagnostic]:
         if self.error is not None:
             return ipynb.invalid(self.error, self.path, options)
         return self.cells(options).lint(options) if self.notebook.python else []

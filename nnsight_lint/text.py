@@ -43,6 +43,10 @@ def decode(source: bytes) -> Tuple[str, str]:
 
 def common_ends(old: Sequence, new: Sequence) -> Tuple[int, int]:
     """How many leading and trailing items `old` and `new` share (never overlapping)."""
+    if isinstance(old, str) and isinstance(new, str):  # slices compare at C speed
+        head = _common_length(old, new, lambda text, n: text[:n])
+        tail = _common_length(old[head:], new[head:], lambda text, n: text[len(text) - n :])
+        return head, tail
     head = 0
     while head < min(len(old), len(new)) and old[head] == new[head]:
         head += 1
@@ -50,3 +54,15 @@ def common_ends(old: Sequence, new: Sequence) -> Tuple[int, int]:
     while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
     return head, tail
+
+
+def _common_length(old: str, new: str, end) -> int:
+    """The longest n for which `end(old, n) == end(new, n)`, by bisection."""
+    low, high = 0, min(len(old), len(new))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if end(old, middle) == end(new, middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
