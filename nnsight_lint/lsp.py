@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sys
+import time
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 from urllib.parse import unquote, urlparse
@@ -34,13 +36,16 @@ from nnsight_lint import __version__, messages, rules, source
 from nnsight_lint.diagnostics import Diagnostic, Edit, Position
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine import _NOQA, DEFAULT_OPTIONS, LintOptions
+from nnsight_lint.incremental import Document
+from nnsight_lint.readahead import ReadAhead
 from nnsight_lint.text import LINE_BREAK, common_ends, split_lines
 
 SOURCE = "nnsight-lint"
 FIX_ALL = "source.fixAll.nnsight-lint"
-# How long a change waits before it is linted: a burst of keystrokes within it is linted once, at
-# its last version. Short against the lint itself, so a single edit barely waits.
-DEBOUNCE_SECONDS = 0.015
+# A change is linted as soon as the server has handled everything the editor sent: a burst is
+# linted once, at its last version. How long to keep waiting for the rest of a message that is
+# still arriving, at most:
+PATIENCE_SECONDS = 0.1
 
 
 # --- positions ---------------------------------------------------------------------------------
@@ -121,12 +126,25 @@ NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions(
 )
 
 
-def create_server() -> LanguageServer:
+def create_server(given: Optional[ReadAhead] = None) -> LanguageServer:
+    """The server; `given`: its input, when it is read ahead (then a change waits for no more than
+    what the editor has already sent)."""
     server = LanguageServer(
         SOURCE, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full, notebook_document_sync=NOTEBOOK_SYNC
     )
     server.shutdown_requested = False
     server.nnl_state = _State()
+    server.nnl_input = given
+    if given is not None:
+        handle = server.protocol.handle_message
+
+        def handle_message(message):
+            try:
+                return handle(message)
+            finally:
+                given.handled_all()
+
+        server.protocol.handle_message = handle_message
 
     def guarded(handler):
         """A bug of ours is logged to the client, never allowed to take the server down."""
@@ -214,8 +232,9 @@ def create_server() -> LanguageServer:
 
 def serve() -> int:
     """Run the server on stdin/stdout until the client says `exit` (0 after `shutdown`, else 1)."""
-    server = create_server()
-    server.start_io()
+    given = ReadAhead(sys.stdin.buffer)
+    server = create_server(given)
+    server.start_io(stdin=given)
     return 0 if server.shutdown_requested else 1
 
 
@@ -303,16 +322,19 @@ def _unit(ls: LanguageServer, uri: str) -> Optional[_Unit]:
 
 
 class _State:
-    """Per unit: the findings of the last versions linted, and whether a lint is queued."""
+    """Per unit: the findings of the last versions linted, what the next lint can reuse of the
+    last one, and whether a lint is queued."""
 
     def __init__(self) -> None:
         self.linted: Dict[str, _Linted] = {}
+        self.documents: Dict[str, Document] = {}
         self.published: Dict[str, List[str]] = {}  # unit -> the text documents given diagnostics
         self.queued: set = set()
 
     def forget(self, uri: str) -> List[str]:
         """Drop what is known of the unit `uri`; the text documents it had published to."""
         self.linted.pop(uri, None)
+        self.documents.pop(uri, None)
         self.queued.discard(uri)
         return self.published.pop(uri, [])
 
@@ -325,7 +347,8 @@ def _linted(ls: LanguageServer, unit: _Unit) -> _Linted:
     if known is not None and known.versions == versions and known.texts == texts:
         return known
     options = _options(ls, unit.uri)
-    findings, error = source.checked(unit.source(texts, options), options)
+    document = ls.nnl_state.documents.setdefault(unit.uri, Document())
+    findings, error = source.checked(unit.source(texts, options), options, document)
     if error:
         _log(ls, f"{unit.uri}: {error}")
     known = _Linted(texts, versions, options, findings)
@@ -349,17 +372,26 @@ def _publish(ls: LanguageServer, uri: str) -> None:
 
 
 def _publish_soon(ls: LanguageServer, uri: str) -> None:
-    """Lint after DEBOUNCE_SECONDS, at whatever version the unit has then: changes that arrive
-    meanwhile join this lint instead of queueing their own."""
+    """Lint once the server has handled what the editor has sent so far, at whatever version the
+    unit has then: changes that arrive meanwhile join this lint instead of queueing their own."""
     state = ls.nnl_state
     unit = _unit(ls, uri)
     if unit is None or unit.uri in state.queued:
         return
     key = unit.uri
     state.queued.add(key)
+    since = time.monotonic()
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # no event loop (a synchronous transport): lint now
+        loop = None
 
     def run() -> None:
         if key not in state.queued:  # closed meanwhile
+            return
+        given = ls.nnl_input
+        if loop and given is not None and given.waiting() and time.monotonic() - since < PATIENCE_SECONDS:
+            loop.call_later(0.001, run)  # what is waiting may supersede this version
             return
         state.queued.discard(key)
         try:
@@ -369,10 +401,10 @@ def _publish_soon(ls: LanguageServer, uri: str) -> None:
         except Exception as error:
             _log(ls, f"internal error while linting {key}: {type(error).__name__}: {error}")
 
-    try:
-        asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, run)
-    except RuntimeError:  # no event loop (a synchronous transport): lint now
+    if loop is None:
         run()
+    else:
+        loop.call_soon(run)
 
 
 def _document_findings(ls: LanguageServer, uri: str):
