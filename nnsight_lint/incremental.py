@@ -127,10 +127,13 @@ class Document:
             changes.update(header=parsed.header)
         spliced = module.with_changes(**changes)
         header = "".join(spliced.code_for_node(line) for line in parsed.header) if at_start else ""
-        codes = [spliced.code_for_node(statement) for statement in statements]
+        # Generated with positions recorded: the findings in these statements will want them.
+        generated = [Generated(statement, spliced) for statement in statements]
+        codes = [one.text for one in generated]
         footer = "".join(spliced.code_for_node(line) for line in parsed.footer) if to_end else ""
         if "".join([header, *codes, footer]) != piece:  # libcst dropped some of it: trust no splice
             return None
+        self.positions.update((id(one.statement), one) for one in generated)
         offsets, at = [], (0 if at_start else starts[first]) + len(header)
         for code in codes:
             offsets.append(at)

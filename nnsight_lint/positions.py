@@ -17,7 +17,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from nnsight_lint.diagnostics import Position
-from nnsight_lint.analysis.tree import every_child
+from nnsight_lint.analysis.tree import children, every_child
 from nnsight_lint.text import line_starts
 
 
@@ -143,25 +143,30 @@ class Positions:
         return self._owner[node]
 
     def _top_holding(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
-        """The top-level statement that holds `node`, walking statements not yet walked."""
+        """The top-level statement that holds `node`, walking statements not yet walked: through
+        the nodes that carry code first (what rules report), then through every node."""
         wanted = id(node)
-        top = self._top_of.get(wanted)
-        while top is None:
-            candidate = next(self._unwalked, None)
-            if candidate is None:
-                return None
-            generated = self._cache.get(id(candidate)) if self._cache is not None else None
-            if generated is not None and generated.statement is candidate:  # its nodes are known
-                if node in generated.spans:
-                    return candidate
-                continue
-            stack = [candidate]
-            while stack:
-                inner = stack.pop()
-                self._top_of[id(inner)] = candidate
-                stack.extend(every_child(inner))
+        for walk in (_code_nodes, every_child):
             top = self._top_of.get(wanted)
-        return top
+            while top is None:
+                candidate = next(self._unwalked, None)
+                if candidate is None:
+                    break
+                generated = self._cache.get(id(candidate)) if self._cache is not None else None
+                if generated is not None and generated.statement is candidate:  # its nodes are known
+                    if node in generated.spans:
+                        return candidate
+                    continue
+                stack = [candidate]
+                while stack:
+                    inner = stack.pop()
+                    self._top_of[id(inner)] = candidate
+                    stack.extend(walk(inner))
+                top = self._top_of.get(wanted)
+            if top is not None:
+                return top
+            self._unwalked = iter(self._module.body)  # again, through every node
+        return None
 
     def _generate_whole(self) -> None:
         generated = Generated(self._module, self._module)
@@ -187,6 +192,14 @@ class Positions:
         if self._lines is not None:  # a piece of a file: its own lines stand for the file's
             return Position(self._lines[min(line, len(self._lines) - 1)], column)
         return Position(line + 1, column)
+
+
+def _code_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes that carry code below `node`, and the names of attributes and keyword arguments."""
+    yield from children(node)
+    extra = getattr(node, "attr", None) if type(node) is cst.Attribute else getattr(node, "keyword", None)
+    if isinstance(extra, cst.CSTNode):
+        yield extra
 
 
 def _in_order(body: Sequence[cst.CSTNode], likely: Iterable[cst.CSTNode]) -> Iterator[cst.CSTNode]:
