@@ -5,7 +5,9 @@
 Drives a real server process over stdio (JSON-RPC written here, as an editor writes it) and
 measures, from the moment the client has sent the message:
 
-- edit -> diagnostics: a `didChange` (one character changed) until its `publishDiagnostics`;
+- edit -> diagnostics: a `didChange` (one character changed) until its `publishDiagnostics`, for
+  an edit in a function without a trace and for one in a function holding a trace (whose
+  statements are parsed again and whose positions are generated again);
 - quick fix: a `codeAction` request on a finding until its answer (the client supports
   `codeAction/resolve`, so fix-all comes without its edit);
 - fix-all resolve: `codeAction/resolve` of the fix-all action until its answer (the full cost of
@@ -13,7 +15,8 @@ measures, from the moment the client has sent the message:
 - burst: five changes sent at once until the last version's diagnostics, and how many versions were
   published (the rest were coalesced).
 
-Also the engine alone on the same text (`lint_text`), the floor under the edit latency. Prints
+Also the engine alone on the same text: a whole lint (`lint_text`), and a lint of an edited
+version that reuses the last one's parse (`incremental.Document`), as the server does. Prints
 medians; benchmarks/RESULTS.md keeps the latest table.
 """
 from __future__ import annotations
@@ -22,6 +25,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -128,6 +132,16 @@ class Server:
         self.process.wait(timeout=30)
 
 
+def in_trace(text: str, n: int) -> str:
+    """`text` with one character changed inside the first trace."""
+    return re.sub(r"output\[0, -\d\]\.max\(\)", f"output[0, -{n % 7 + 1}].max()", text, count=1)
+
+
+def in_helper(text: str, n: int) -> str:
+    """`text` with one character changed in the first function without a trace."""
+    return re.sub(r"scale=\d\)", f"scale={n % 7})", text, count=1)
+
+
 def median_ms(samples) -> float:
     return round(statistics.median(samples) * 1000, 1)
 
@@ -140,13 +154,19 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT))
     from nnsight_lint.api import lint_text
+    from nnsight_lint.engine import DEFAULT_OPTIONS, lint_source
+    from nnsight_lint.incremental import Document
 
     lint_text(text, "experiment.py")
-    engine = []
-    for _ in range(args.edits):
+    engine, incremental, document = [], [], Document()
+    lint_source(text, "experiment.py", DEFAULT_OPTIONS, document)
+    for n in range(args.edits):
         start = time.perf_counter()
         lint_text(text, "experiment.py")
         engine.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        lint_source(in_trace(text, n), "experiment.py", DEFAULT_OPTIONS, document)
+        incremental.append(time.perf_counter() - start)
 
     server = Server()
     server.request("initialize", {
@@ -159,15 +179,17 @@ def main() -> None:
     })
     (finding, *_) = server.diagnostics()["diagnostics"]
 
-    version, edit, quick, resolve, burst, published = 1, [], [], [], [], []
+    # Each version is the last one edited in one place, as when typing.
+    version, edited, edit, edit_trace, quick, resolve, burst, published = 1, text, [], [], [], [], [], []
     for n in range(args.edits):
-        version += 1
-        edited = text.replace("scale=0)", f"scale={n % 7})", 1)
-        start = time.perf_counter()
-        server.change(edited, version)
-        while server.diagnostics()["version"] != version:
-            pass
-        edit.append(time.perf_counter() - start)
+        for change, samples in ((in_trace, edit_trace), (in_helper, edit)):
+            version += 1
+            edited = change(edited, n)
+            start = time.perf_counter()
+            server.change(edited, version)
+            while server.diagnostics()["version"] != version:
+                pass
+            samples.append(time.perf_counter() - start)
 
         start = time.perf_counter()
         actions = server.request("textDocument/codeAction", {
@@ -186,7 +208,8 @@ def main() -> None:
         first = version + 1
         for _ in range(5):
             version += 1
-            server.change(edited + f"# {version}\n", version)
+            edited += f"# {version}\n"
+            server.change(edited, version)
         seen = [server.diagnostics()["version"]]
         while seen[-1] != version:
             seen.append(server.diagnostics()["version"])
@@ -198,8 +221,10 @@ def main() -> None:
     print(f"file: {text.count(chr(10))} lines, 20 traces; {args.edits} edits")
     print("| measure | median ms |")
     print("|---|---:|")
-    print(f"| engine alone (lint_text) | {median_ms(engine)} |")
-    print(f"| edit -> diagnostics | {median_ms(edit)} |")
+    print(f"| engine alone, whole file (lint_text) | {median_ms(engine)} |")
+    print(f"| engine alone, an edited trace (incremental) | {median_ms(incremental)} |")
+    print(f"| edit -> diagnostics, function without a trace | {median_ms(edit)} |")
+    print(f"| edit -> diagnostics, inside a trace | {median_ms(edit_trace)} |")
     print(f"| quick-fix code action | {median_ms(quick)} |")
     print(f"| fix-all resolve | {median_ms(resolve)} |")
     print(f"| burst of 5 changes -> last diagnostics | {median_ms(burst)} |")
