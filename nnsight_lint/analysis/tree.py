@@ -35,14 +35,7 @@ def _fields(kind: type) -> Tuple[str, ...]:
 
 def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The child nodes that carry code, in field order (source order for expressions)."""
-    for name in _fields(type(node)):
-        value = getattr(node, name)
-        if type(value) in _SEQUENCES:
-            for item in value:
-                if type(item) not in _NOT_NODES:
-                    yield item
-        elif type(value) not in _NOT_NODES:
-            yield value
+    return _in_fields(node, _fields(type(node)))
 
 
 _EVERY_FIELD: Dict[type, Tuple[str, ...]] = {}
@@ -53,6 +46,10 @@ def every_child(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     names = _EVERY_FIELD.get(type(node))
     if names is None:
         names = _EVERY_FIELD[type(node)] = tuple(f.name for f in dataclasses.fields(type(node)))
+    return _in_fields(node, names)
+
+
+def _in_fields(node: cst.CSTNode, names: Tuple[str, ...]) -> Iterator[cst.CSTNode]:
     for name in names:
         value = getattr(node, name)
         if type(value) in _SEQUENCES:
