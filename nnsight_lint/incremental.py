@@ -21,6 +21,7 @@ import bisect
 from typing import Callable, Dict, List, Optional, Union
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 
 from nnsight_lint.diagnostics import Diagnostic
 from nnsight_lint.positions import Generated
@@ -126,11 +127,11 @@ class Document:
         if at_start:
             changes.update(header=parsed.header)
         spliced = module.with_changes(**changes)
-        header = "".join(spliced.code_for_node(line) for line in parsed.header) if at_start else ""
+        header = _code(spliced, parsed.header) if at_start else ""
         # Generated with positions recorded: the findings in these statements will want them.
         generated = [Generated(statement, spliced) for statement in statements]
         codes = [one.text for one in generated]
-        footer = "".join(spliced.code_for_node(line) for line in parsed.footer) if to_end else ""
+        footer = _code(spliced, parsed.footer) if to_end else ""
         if "".join([header, *codes, footer]) != piece:  # libcst dropped some of it: trust no splice
             return None
         self.positions.update((id(one.statement), one) for one in generated)
@@ -171,12 +172,19 @@ def _starts(module: cst.Module, generated: Dict[int, Generated], length: int) ->
     """Where each top-level statement's text starts in the module's code, then where its footer
     does; statements `Positions` generated already are not generated again. [] when the code is
     not the text it was parsed from (`length` long): libcst drops a line holding only `\`."""
-    at = sum(len(module.code_for_node(line)) for line in module.header)
+    at = len(_code(module, module.header))
     starts = []
     for statement in module.body:
         starts.append(at)
         known = generated.get(id(statement))
         at += len(known.text) if known is not None and known.statement is statement else len(module.code_for_node(statement))
     starts.append(at)
-    footer = sum(len(module.code_for_node(line)) for line in module.footer)
-    return starts if at + footer == length else []
+    return starts if at + len(_code(module, module.footer)) == length else []
+
+
+def _code(module: cst.Module, lines) -> str:
+    """The code of a module's header or footer lines."""
+    state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+    for line in lines:
+        line._codegen(state)
+    return "".join(state.tokens)
