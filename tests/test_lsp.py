@@ -593,3 +593,27 @@ def test_a_notebook_cell_sent_alone_masks_ipython_lines(server):
     assert (diagnostic["code"], diagnostic["range"]["start"]) == ("NNL001", at(4, 35))
     server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     assert server.diagnostics(uri)["diagnostics"] == []
+
+
+# --- incremental: a typing session equals a fresh lint of each version -----------------------------
+
+
+def test_every_version_of_a_typing_session_gets_a_whole_lint_s_findings(server):
+    """Edits inside a trace, in a helper, around a syntax error and back: the server re-parses only
+    what changed, and each version's diagnostics are exactly what linting it from scratch gives."""
+    helper = "\n\ndef helper(x):\n    return x * 2\n"
+    versions = [TWO_INVOKES + helper]
+    versions.append(versions[-1].replace("sum().backward()", "mean().backward()", 1))  # in the trace
+    versions.append(versions[-1].replace("x * 2", "x * 3"))  # in a helper slicing blanks
+    versions.append(versions[-1].replace("return x * 3", "return (x * 3"))  # a syntax error
+    versions.append(versions[-1].replace("return (x * 3", "return x * 3"))  # fixed again
+    versions.append(versions[-1] + THREE_INVOKES)  # a trace typed at the end
+    versions.append(versions[-1].replace(".backward()\n    with", ".backward(retain_graph=True)\n    with", 1))
+    server.open(versions[0])
+    for version, text in enumerate(versions[1:], start=2):
+        got = server.change(text, version=version)["diagnostics"]
+        expected = lint_source(text, "example.py")
+        assert [(d["code"], d["range"]["start"]) for d in got] == [
+            (e.code, at(e.line - 1, e.column - 1)) for e in expected
+        ], version
+        assert [d["message"] for d in got] == [e.message for e in expected]
