@@ -73,9 +73,12 @@ def assess(source: Union[str, bytes]) -> Tuple[Optional[Refusal], bool]:
     if not suspicious:
         return None, False
     import ast
+    import warnings
 
     try:
-        ast.parse(source)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the file's own SyntaxWarnings are not ours to print
+            ast.parse(source)
     except SyntaxError as error:
         detail = error.msg or "invalid syntax"
         if statements or "too many" in detail:  # never given to libcst: it may be too deep to parse

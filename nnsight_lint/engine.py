@@ -237,9 +237,12 @@ _LIBCST_AT = re.compile(r"error at (\d+):(\d+): (.*)")
 def _syntax_error_location(source, error) -> Tuple[int, int, str]:
     """libcst's own positions are coarse; CPython's compiler names the exact place when it agrees."""
     import ast
+    import warnings
 
     try:
-        ast.parse(source)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the file's own SyntaxWarnings are not ours to print
+            ast.parse(source)
     except SyntaxError as python_error:
         if python_error.lineno:
             return python_error.lineno, python_error.offset or 1, python_error.msg

@@ -171,7 +171,7 @@ def _holds_block(statement: cst.CSTNode) -> bool:
 def _starts(module: cst.Module, generated: Dict[int, Generated], length: int) -> List[int]:
     """Where each top-level statement's text starts in the module's code, then where its footer
     does; statements `Positions` generated already are not generated again. [] when the code is
-    not the text it was parsed from (`length` long): libcst drops a line holding only `\`."""
+    not the text it was parsed from (`length` long): libcst drops a line holding only `\\`."""
     at = len(_code(module, module.header))
     starts = []
     for statement in module.body:

@@ -53,11 +53,25 @@ def _same(reparsed, text: str) -> None:
     assert reparsed.deep_equals(whole), text
 
 
-@pytest.mark.parametrize("path", FILES[::2], ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_edit_after_edit_parses_as_a_whole_parse(path):
-    chance = random.Random(path.name)
+LAYOUTS = {
+    "as-written": lambda text: text,
+    "crlf": lambda text: text.replace("\n", "\r\n"),
+    "tabs": lambda text: text.replace("    ", "\t"),
+    "two-spaces-and-cr": lambda text: text.replace("    ", "  ").replace("\n", "\r"),
+}
+
+
+# Every other file as written; every eighth in each other layout.
+CASES = [(path, "as-written") for path in FILES[::2]] + [
+    (path, layout) for offset, layout in enumerate(list(LAYOUTS)[1:]) for path in FILES[offset::8]
+]
+
+
+@pytest.mark.parametrize("path, layout", CASES, ids=lambda case: getattr(case, "name", case))
+def test_edit_after_edit_parses_as_a_whole_parse(path, layout):
+    chance = random.Random(path.name + layout)
     document = Document()
-    text = path.read_text(encoding="utf-8")
+    text = LAYOUTS[layout](path.read_text(encoding="utf-8"))
     _same(document.parse(text, "t.py"), text)
     for _ in range(25):
         text = _edit(text, chance)
