@@ -25,7 +25,7 @@ from libcst._nodes.internal import CodegenState
 
 from nnsight_lint.diagnostics import Diagnostic
 from nnsight_lint.positions import Generated
-from nnsight_lint.text import common_ends
+from nnsight_lint.text import common_ends, line_starts
 
 Parsed = Union[cst.Module, Diagnostic]
 
@@ -39,6 +39,50 @@ class Document:
         self._blanked: Optional[tuple] = None  # (text, its error) of the last `error_in_blanked`
         self._checked: Optional[tuple] = None  # (module, how, findings) of the last `check`
         self._cells: Dict[str, Optional[Diagnostic]] = {}  # a notebook cell's text -> its syntax error
+        self._scanned: Optional[tuple] = None  # (text, its line offsets, its statement start lines)
+
+    def statement_starts(self, text: str, lines: List[str]) -> Optional[List[int]]:
+        """`slicing._statement_starts`, scanning only from the statement the edit is in to the
+        first statement start after it that the last version had too."""
+        from nnsight_lint.slicing import scan_statement_starts
+
+        offsets = line_starts(text)
+        found = self._rescanned(text, lines, offsets) if self._scanned is not None else None
+        if found is None:
+            whole = scan_statement_starts(text, lines)
+            found = None if whole is None else whole[0]
+        self._scanned = None if found is None else (text, offsets, found)
+        return found
+
+    def _rescanned(self, text: str, lines: List[str], offsets: List[int]) -> Optional[List[int]]:
+        from nnsight_lint.slicing import scan_statement_starts
+
+        old, old_offsets, old_starts = self._scanned
+        if text == old:
+            return list(old_starts)
+        head, tail = common_ends(old, text)
+        # The last statement whose first line starts before the line the edit is in: the text up
+        # to it is the same, so it starts a statement now too, outside every bracket and string.
+        edited_line = bisect.bisect_right(old_offsets, head) - 1
+        index = bisect.bisect_left(old_starts, edited_line) - 1
+        if index < 0:
+            return None
+        restart = old_starts[index]
+        line_shift, char_shift = len(offsets) - len(old_offsets), len(text) - len(old)
+        known = set(old_starts)
+        unchanged_from = len(text) - tail + 1  # past the edit, and past a line break it may split
+
+        def stop(line: int, at: int) -> bool:  # the same text from here on, in the same state
+            before = line - line_shift
+            return at >= unchanged_from and before in known and old_offsets[before] == at - char_shift
+
+        scanned = scan_statement_starts(text, lines, restart, offsets[restart], stop)
+        if scanned is None:
+            return None
+        starts, stopped = scanned
+        if stopped is None:
+            return [*old_starts[:index], *starts]
+        return [*old_starts[:index], *starts, *(s + line_shift for s in old_starts if s >= stopped - line_shift)]
 
     def cell_error(self, text: str, path: str) -> Optional[Diagnostic]:
         """The syntax error of one notebook cell parsed alone (None: it parses), parsed again only

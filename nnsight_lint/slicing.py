@@ -10,7 +10,7 @@ backslash continuations; when it meets something it does not understand, nothing
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Pattern, Set, Tuple
+from typing import Callable, List, Optional, Pattern, Set, Tuple
 
 from nnsight_lint.text import LINE_BREAK
 
@@ -35,11 +35,18 @@ def relevant_text(text: str, trace_opener: Pattern[str], keep: Optional[Pattern[
     return None if parts is None else parts[0]
 
 
-def sliced(text: str, trace_opener: Pattern[str], keep: Optional[Pattern[str]] = None) -> Optional[Tuple[str, str]]:
+def sliced(
+    text: str,
+    trace_opener: Pattern[str],
+    keep: Optional[Pattern[str]] = None,
+    statement_starts: Callable[[str, List[str]], Optional[List[int]]] = None,
+) -> Optional[Tuple[str, str]]:
     """(`relevant_text`, what it blanked): the blanked definitions alone at their own lines and
-    columns (other lines empty), for CPython to check their syntax; None when nothing can go."""
+    columns (other lines empty), for CPython to check their syntax; None when nothing can go.
+    `statement_starts`: what finds the lines where top-level statements start (an editor's
+    document rescans only around an edit)."""
     lines = LINE_BREAK.split(text)
-    starts = _statement_starts(text, lines)
+    starts = (statement_starts or _statement_starts)(text, lines)
     if starts is None:
         return None
     statements = _group(lines, starts)
@@ -76,9 +83,20 @@ def sliced(text: str, trace_opener: Pattern[str], keep: Optional[Pattern[str]] =
 
 def _statement_starts(text: str, lines: List[str]) -> Optional[List[int]]:
     """Indexes of the lines where a top-level statement starts; None if the text confuses us."""
-    depth, line, at_line_start = 0, 0, True
+    found = scan_statement_starts(text, lines)
+    return None if found is None else found[0]
+
+
+def scan_statement_starts(
+    text: str, lines: List[str], line: int = 0, at: int = 0, stop: Optional[Callable[[int, int], bool]] = None
+) -> Optional[Tuple[List[int], Optional[int]]]:
+    """(the lines where a top-level statement starts, the line the scan stopped at or None),
+    scanning from line `line` (starting at offset `at`, outside every bracket and string);
+    None if the text confuses us. `stop(line, offset)` is asked at each line that starts outside
+    every bracket: True ends the scan there (the caller knows the rest)."""
+    depth, at_line_start = 0, True
     starts = []
-    for match in _TOKENS.finditer(text):
+    for match in _TOKENS.finditer(text, at):
         kind = match.lastgroup
         if at_line_start:  # the first token of a physical line: a statement starts if it sits
             at_line_start = False  # at column 0 outside every bracket
@@ -95,11 +113,13 @@ def _statement_starts(text: str, lines: List[str]) -> Optional[List[int]]:
         elif kind == "newline":
             line += 1
             at_line_start = True
+            if stop is not None and depth == 0 and stop(line, match.end()):
+                return starts, line
         elif kind == "quote":  # an unterminated string: let the parser say what is wrong
             return None
     if at_line_start and depth == 0 and line < len(lines) and lines[line][:1] not in ("", " ", "\t", "\f", "#"):
         starts.append(line)
-    return starts if depth == 0 else None
+    return (starts, None) if depth == 0 else None
 
 
 def _group(lines: List[str], starts: List[int]) -> List[Tuple[int, int]]:

@@ -146,3 +146,17 @@ def test_a_file_libcst_does_not_give_back_is_parsed_whole():
     _same(document.parse(text, "t.py"), text)
     edited = text.replace("z = 1", "z = 2")
     _same(document.parse(edited, "t.py"), edited)
+
+
+@pytest.mark.parametrize("path, layout", CASES[::3], ids=lambda case: getattr(case, "name", case))
+def test_statement_starts_rescanned_around_an_edit_are_a_whole_scan_s(path, layout):
+    from nnsight_lint.slicing import _statement_starts
+    from nnsight_lint.text import LINE_BREAK
+
+    chance = random.Random("starts" + path.name + layout)
+    document = Document()
+    text = LAYOUTS[layout](path.read_text(encoding="utf-8"))
+    for _ in range(30):
+        lines = LINE_BREAK.split(text)
+        assert document.statement_starts(text, lines) == _statement_starts(text, lines), text
+        text = _edit(text, chance)

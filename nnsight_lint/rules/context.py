@@ -63,7 +63,7 @@ class RuleContext:
             return True
         if self._demos is None:
             # Looking costs every node's position: only when the text can hold such code at all.
-            if not any(_DEMO_WORDS.search(line) for line in self.lines):
+            if not _DEMO_WORDS.search(self._text):
                 self._demos = False
             else:
                 self._demos = Demos(self.module, self.span)
