@@ -138,12 +138,12 @@ def lint_source(
     if cut is not None:
         found = _lint_pieces(cut, path, codes, options, text)
         if found is not None:
-            blanked_error = _error_in_blanked(parts[1], path) if parts is not None else None
+            blanked_error = error_in_blanked(parts[1], path) if parts is not None else None
             if blanked_error is not None and "NNL000" in codes:
                 found = sorted([blanked_error, *found], key=Diagnostic.sort_key)
             return found
     parse_text = parse if document is None else document.parse
-    check_blanked = _error_in_blanked if document is None else document.error_in_blanked
+    check_blanked = error_in_blanked if document is None else document.error_in_blanked
     module_or_error = parse_text(parts[0], path) if parts is not None else None
     blanked_error = None
     if parts is not None and not isinstance(module_or_error, Diagnostic):
@@ -179,7 +179,7 @@ def _lint_pieces(cut, path: str, codes: Sequence[str], options: LintOptions, tex
     return sorted(found.values(), key=Diagnostic.sort_key)
 
 
-def _error_in_blanked(blanked: str, path: str) -> Optional[Diagnostic]:
+def error_in_blanked(blanked: str, path: str) -> Optional[Diagnostic]:
     """NNL000 for a syntax error in the definitions slicing left out (`blanked`, at their own
     lines), else None. CPython's compiler checks them (fast); only when it objects does libcst
     decide (it knows newer syntax, and code CPython only rejects when compiling)."""

@@ -31,6 +31,10 @@ Parsed = Union[cst.Module, Diagnostic]
 
 
 class Document:
+    """What one document's last lint leaves for the next version: its parse, where its statements
+    start, the positions generated, the syntax check of the blanked definitions, each notebook
+    cell's own parse, and the findings of its tree."""
+
     def __init__(self) -> None:
         self.positions: Dict[int, Generated] = {}  # `Positions`' cache: generated statements by id
         self._text: Optional[str] = None
@@ -42,47 +46,16 @@ class Document:
         self._scanned: Optional[tuple] = None  # (text, its line offsets, its statement start lines)
 
     def statement_starts(self, text: str, lines: List[str]) -> Optional[List[int]]:
-        """`slicing._statement_starts`, scanning only from the statement the edit is in to the
-        first statement start after it that the last version had too."""
-        from nnsight_lint.slicing import scan_statement_starts
+        """`slicing`'s statement starts, scanned again only around the edit since the last version."""
+        from nnsight_lint.slicing import rescan_statement_starts, scan_statement_starts
 
         offsets = line_starts(text)
-        found = self._rescanned(text, lines, offsets) if self._scanned is not None else None
+        found = rescan_statement_starts(self._scanned, text, lines, offsets) if self._scanned is not None else None
         if found is None:
             whole = scan_statement_starts(text, lines)
             found = None if whole is None else whole[0]
         self._scanned = None if found is None else (text, offsets, found)
         return found
-
-    def _rescanned(self, text: str, lines: List[str], offsets: List[int]) -> Optional[List[int]]:
-        from nnsight_lint.slicing import scan_statement_starts
-
-        old, old_offsets, old_starts = self._scanned
-        if text == old:
-            return list(old_starts)
-        head, tail = common_ends(old, text)
-        # The last statement whose first line starts before the line the edit is in: the text up
-        # to it is the same, so it starts a statement now too, outside every bracket and string.
-        edited_line = bisect.bisect_right(old_offsets, head) - 1
-        index = bisect.bisect_left(old_starts, edited_line) - 1
-        if index < 0:
-            return None
-        restart = old_starts[index]
-        line_shift, char_shift = len(offsets) - len(old_offsets), len(text) - len(old)
-        known = set(old_starts)
-        unchanged_from = len(text) - tail + 1  # past the edit, and past a line break it may split
-
-        def stop(line: int, at: int) -> bool:  # the same text from here on, in the same state
-            before = line - line_shift
-            return at >= unchanged_from and before in known and old_offsets[before] == at - char_shift
-
-        scanned = scan_statement_starts(text, lines, restart, offsets[restart], stop)
-        if scanned is None:
-            return None
-        starts, stopped = scanned
-        if stopped is None:
-            return [*old_starts[:index], *starts]
-        return [*old_starts[:index], *starts, *(s + line_shift for s in old_starts if s >= stopped - line_shift)]
 
     def cell_error(self, text: str, path: str) -> Optional[Diagnostic]:
         """The syntax error of one notebook cell parsed alone (None: it parses), parsed again only
@@ -105,11 +78,11 @@ class Document:
         return list(self._checked[2])
 
     def error_in_blanked(self, blanked: str, path: str) -> Optional[Diagnostic]:
-        """`engine._error_in_blanked`, again only when the blanked definitions changed."""
-        from nnsight_lint.engine import _error_in_blanked
+        """`engine.error_in_blanked`, again only when the blanked definitions changed."""
+        from nnsight_lint.engine import error_in_blanked
 
         if self._blanked is None or self._blanked[0] != blanked:
-            self._blanked = (blanked, _error_in_blanked(blanked, path))
+            self._blanked = (blanked, error_in_blanked(blanked, path))
         return self._blanked[1]
 
     def parse(self, text: str, path: str) -> Parsed:

@@ -9,10 +9,11 @@ backslash continuations; when it meets something it does not understand, nothing
 """
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Callable, List, Optional, Pattern, Set, Tuple
 
-from nnsight_lint.text import LINE_BREAK
+from nnsight_lint.text import LINE_BREAK, common_ends
 
 _STRING = (
     r"[rRbBuUfF]{0,2}(?:'''(?:\\[\s\S]|[^\\])*?'''|\"\"\"(?:\\[\s\S]|[^\\])*?\"\"\""
@@ -120,6 +121,41 @@ def scan_statement_starts(
     if at_line_start and depth == 0 and line < len(lines) and lines[line][:1] not in ("", " ", "\t", "\f", "#"):
         starts.append(line)
     return (starts, None) if depth == 0 else None
+
+
+def rescan_statement_starts(
+    last: Tuple[str, List[int], List[int]], text: str, lines: List[str], offsets: List[int]
+) -> Optional[List[int]]:
+    """The statement starts of `text` (its `lines`, starting at `offsets`), given `last`: an earlier
+    version's text, line offsets and statement starts. Scans from the last statement that starts
+    before the edited line to the first line, past the edit, where the earlier version started a
+    statement at the same place: the rest is the same text in the same state. None: scan it all."""
+    old, old_offsets, old_starts = last
+    if text == old:
+        return list(old_starts)
+    head, tail = common_ends(old, text)
+    # The text up to that statement's first line is the same: it starts a statement now too,
+    # outside every bracket and string.
+    edited_line = bisect.bisect_right(old_offsets, head) - 1
+    index = bisect.bisect_left(old_starts, edited_line) - 1
+    if index < 0:
+        return None
+    restart = old_starts[index]
+    line_shift, char_shift = len(offsets) - len(old_offsets), len(text) - len(old)
+    known = set(old_starts)
+    unchanged_from = len(text) - tail + 1  # past the edit, and past a line break it may split
+
+    def stop(line: int, at: int) -> bool:
+        before = line - line_shift
+        return at >= unchanged_from and before in known and old_offsets[before] == at - char_shift
+
+    scanned = scan_statement_starts(text, lines, restart, offsets[restart], stop)
+    if scanned is None:
+        return None
+    starts, stopped = scanned
+    if stopped is None:
+        return [*old_starts[:index], *starts]
+    return [*old_starts[:index], *starts, *(s + line_shift for s in old_starts if s >= stopped - line_shift)]
 
 
 def _group(lines: List[str], starts: List[int]) -> List[Tuple[int, int]]:
