@@ -192,8 +192,7 @@ def error_in_blanked(blanked: str, path: str) -> Optional[Diagnostic]:
         return None
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         pass
-    parsed = parse(blanked, path)
-    return parsed if isinstance(parsed, Diagnostic) else None
+    return parse_error(blanked, path)
 
 
 def parsed_part(text: str, options: LintOptions = DEFAULT_OPTIONS) -> str:
@@ -230,6 +229,12 @@ def parse(source: Union[str, bytes], path: str):
         line, column, detail = 1, 1, str(error).splitlines()[0] if str(error) else type(error).__name__
     start = Position(max(line, 1), max(column, 1))
     return Diagnostic(path, "NNL000", messages.NNL000_SYNTAX.format(detail=detail), start, start)
+
+
+def parse_error(source: Union[str, bytes], path: str) -> Optional[Diagnostic]:
+    """The NNL000 diagnostic `parse` gives for `source`, or None when it parses."""
+    parsed = parse(source, path)
+    return parsed if isinstance(parsed, Diagnostic) else None
 
 
 _LIBCST_AT = re.compile(r"error at (\d+):(\d+): (.*)")

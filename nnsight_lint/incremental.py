@@ -24,7 +24,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from nnsight_lint.diagnostics import Diagnostic
-from nnsight_lint.positions import Generated
+from nnsight_lint.positions import Generated, cached
 from nnsight_lint.text import common_ends, line_starts
 
 Parsed = Union[cst.Module, Diagnostic]
@@ -60,13 +60,12 @@ class Document:
     def cell_error(self, text: str, path: str) -> Optional[Diagnostic]:
         """The syntax error of one notebook cell parsed alone (None: it parses), parsed again only
         when the cell changed."""
-        from nnsight_lint.engine import parse
+        from nnsight_lint.engine import parse_error
 
         if text not in self._cells:
             if len(self._cells) >= 1024:  # cells of versions long gone
                 self._cells.clear()
-            parsed = parse(text, path)
-            self._cells[text] = parsed if isinstance(parsed, Diagnostic) else None
+            self._cells[text] = parse_error(text, path)
         return self._cells[text]
 
     def check(self, module: cst.Module, how: tuple, check: Callable[[], List[Diagnostic]]) -> List[Diagnostic]:
@@ -132,7 +131,7 @@ class Document:
             or (not to_end and (parsed.footer or not parsed.has_trailing_newline))
             # The file's indentation is its first indented block's: if that may be in the piece,
             # the piece must have one (to have detected the same).
-            or (_first_block(body[:first]) is None and _first_block(parsed.body) is None)
+            or not (_holds_a_block(body[:first]) or _holds_a_block(parsed.body))
         ):
             return None
         statements = list(parsed.body)
@@ -161,13 +160,10 @@ class Document:
         return spliced
 
 
-def _first_block(body) -> Optional[int]:
-    """The index of the first statement holding an indented block (its indentation is the
-    file's default), or None."""
-    for index, statement in enumerate(body):
-        if isinstance(statement, cst.BaseCompoundStatement) and _holds_block(statement):
-            return index
-    return None
+def _holds_a_block(body) -> bool:
+    """Does a statement of `body` hold an indented block (the first one in a file decides its
+    default indentation)?"""
+    return any(isinstance(statement, cst.BaseCompoundStatement) and _holds_block(statement) for statement in body)
 
 
 def _holds_block(statement: cst.CSTNode) -> bool:
@@ -193,8 +189,8 @@ def _starts(module: cst.Module, generated: Dict[int, Generated], length: int) ->
     starts = []
     for statement in module.body:
         starts.append(at)
-        known = generated.get(id(statement))
-        at += len(known.text) if known is not None and known.statement is statement else len(module.code_for_node(statement))
+        known = cached(generated, statement)
+        at += len(known.text) if known is not None else len(module.code_for_node(statement))
     starts.append(at)
     return starts if at + len(_code(module, module.footer)) == length else []
 

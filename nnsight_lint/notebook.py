@@ -32,7 +32,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
-from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse
+from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse, parse_error
 from nnsight_lint.deliberate import says_it_fails
 from nnsight_lint.text import common_ends, split_lines_keepends
 
@@ -391,7 +391,7 @@ def _lint(
         masked, masked_lines = mask(source)
         if not masked.strip():
             continue
-        error = document.cell_error(masked, path) if document is not None else _error_alone(masked, path)
+        error = document.cell_error(masked, path) if document is not None else parse_error(masked, path)
         if error is not None:
             if "NNL000" in codes:
                 found.append((replace(error, cell=number), None))
@@ -412,11 +412,6 @@ def _lint(
                                                                    positions_cache=cache))
     found = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
     return sorted(found, key=lambda pair: pair[0].sort_key())
-
-
-def _error_alone(source: str, path: str) -> Optional[Diagnostic]:
-    parsed = parse(source, path)
-    return parsed if isinstance(parsed, Diagnostic) else None
 
 
 def _in_cells(diagnostic: Diagnostic, layout: _Layout) -> Tuple[Diagnostic, Optional[_CellEdits]]:

@@ -76,6 +76,12 @@ class Generated:
         self.code_start = self.offsets[span[0]] if span is not None and statement is not module else 0
 
 
+def cached(cache: Optional[Dict[int, Generated]], statement: cst.CSTNode) -> Optional[Generated]:
+    """What `cache` (statements generated, by id) holds for this very statement, if anything."""
+    generated = cache.get(id(statement)) if cache is not None else None
+    return generated if generated is not None and generated.statement is statement else None
+
+
 class _Placed:
     """A generated statement placed in the text: its character offset 0 stands at `base`."""
 
@@ -127,8 +133,8 @@ class Positions:
     def _place(self, node: cst.CSTNode) -> _Placed:
         top = self._top_holding(node)
         if top is not None:
-            generated = self._cache.get(id(top)) if self._cache is not None else None
-            if generated is None or generated.statement is not top:
+            generated = cached(self._cache, top)
+            if generated is None:
                 generated = Generated(top, self._module)
                 if self._cache is not None:
                     self._cache[id(top)] = generated
@@ -152,8 +158,8 @@ class Positions:
                 candidate = next(self._unwalked, None)
                 if candidate is None:
                     break
-                generated = self._cache.get(id(candidate)) if self._cache is not None else None
-                if generated is not None and generated.statement is candidate:  # its nodes are known
+                generated = cached(self._cache, candidate)
+                if generated is not None:  # its nodes are known
                     if node in generated.spans:
                         return candidate
                     continue
