@@ -153,9 +153,9 @@ def main() -> None:
     text = make_file()
 
     sys.path.insert(0, str(ROOT))
-    from nnsight_lint.api import lint_text
-    from nnsight_lint.engine import DEFAULT_OPTIONS, lint_source
-    from nnsight_lint.incremental import Document
+    from nnsight_lint.doors.api import lint_text
+    from nnsight_lint.engine.lint import DEFAULT_OPTIONS, lint_source
+    from nnsight_lint.engine.incremental import Document
 
     lint_text(text, "experiment.py")
     engine, incremental, document = [], [], Document()

@@ -4,8 +4,8 @@
     .venv/bin/python benchmarks/parser_limits.py [--stack BYTES] [SHAPE ...]
 
 `--stack 0` (default) parses on the main thread (its stack is `ulimit -s`, 8 MiB here); a size parses
-in a thread with that stack, as the linter does (nnsight_lint/depth.py: 512 MiB). Re-run after a
-libcst upgrade and compare with the limits in nnsight_lint/depth.py. It is slow (libcst's time
+in a thread with that stack, as the linter does (nnsight_lint/engine/depth.py: 512 MiB). Re-run after a
+libcst upgrade and compare with the limits in nnsight_lint/engine/depth.py. It is slow (libcst's time
 grows steeply with depth: minutes per shape), so it is a script, not a test.
 
 Measured with libcst 1.9.0, CPython 3.11, 8 MiB main-thread stack (the first size that crashed):

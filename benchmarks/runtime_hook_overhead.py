@@ -26,7 +26,7 @@ def passing_trace(model) -> None:
 
 
 def timed(model, hooked: bool) -> float:
-    from nnsight_lint import runtime
+    from nnsight_lint.doors import runtime
 
     if hooked:
         runtime.install()

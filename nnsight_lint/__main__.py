@@ -1,3 +1,3 @@
-from nnsight_lint.cli import main
+from nnsight_lint.doors.cli import main
 
 raise SystemExit(main())

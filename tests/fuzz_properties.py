@@ -19,11 +19,11 @@ from typing import Dict, List, Optional, Sequence
 import libcst as cst
 
 from nnsight_lint import messages
-from nnsight_lint.api import fix_bytes
+from nnsight_lint.doors.api import fix_bytes
 from nnsight_lint.diagnostics import Diagnostic, Position
-from nnsight_lint.engine import LintOptions, lint_source
-from nnsight_lint.fixing import apply_fixes
-from nnsight_lint.text import LINE_BREAK, decode, split_lines
+from nnsight_lint.engine.lint import LintOptions, lint_source
+from nnsight_lint.engine.fixing import apply_fixes
+from nnsight_lint.engine.text import LINE_BREAK, decode, split_lines
 from tests.support import run_cli
 
 FREED_GRAPH = "Trying to backward through the graph a second time"

@@ -189,7 +189,7 @@ def test_rules_lists_every_rule():
 
 
 def test_version_does_not_import_libcst():
-    probe = "import sys, nnsight_lint.cli as c; c.main(['--version']); print('libcst' in sys.modules)"
+    probe = "import sys, nnsight_lint.doors.cli as c; c.main(['--version']); print('libcst' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
     assert result.stdout.strip().endswith("False")
 

@@ -153,7 +153,7 @@ def test_unknown_key_wrong_type_bad_code_and_bad_toml_exit_two_naming_key_and_fi
 def test_loading_settings_imports_no_libcst(tmp_path):
     project(tmp_path, 'ignore = ["NNL001"]\n')
     probe = (
-        "import sys; from nnsight_lint.config import load_settings; "
+        "import sys; from nnsight_lint.sources.config import load_settings; "
         "s = load_settings(['bad.py']); print(s.ignore, 'libcst' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from nnsight_lint.api import lint_file
-from nnsight_lint.engine import LintOptions
+from nnsight_lint.doors.api import lint_file
+from nnsight_lint.engine.lint import LintOptions
 from tests.support import TWO_INVOKES, run_cli
 
 UNSAVED = 'with model.trace("hello world"):\n    output = model.output\n\nprint(output)\n'

@@ -19,10 +19,11 @@ from typing import List
 
 import pytest
 
-from nnsight_lint import cli, messages
-from nnsight_lint.api import fix_bytes
+from nnsight_lint import messages
+from nnsight_lint.doors import cli
+from nnsight_lint.doors.api import fix_bytes
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
-from nnsight_lint.fixing import (
+from nnsight_lint.engine.fixing import (
     MAX_PASSES,
     FixError,
     apply_fixes,

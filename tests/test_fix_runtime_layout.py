@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from nnsight_lint.engine import LintOptions, lint_source
+from nnsight_lint.engine.lint import LintOptions, lint_source
 from tests.case_runner import run_case
 from tests.support import run_cli
 from tests.tiny_model import tiny_model

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from nnsight_lint import rules
-from nnsight_lint.engine import LintOptions, lint_source
-from nnsight_lint.fixing import fix_text
+from nnsight_lint.engine.lint import LintOptions, lint_source
+from nnsight_lint.engine.fixing import fix_text
 from tests.case_runner import run_case
 from tests.test_rule_family_cases_runtime import _installed_minor, headers
 from tests.tiny_model import tiny_model

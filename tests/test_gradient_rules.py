@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nnsight_lint.engine import LintOptions, lint_source
-from nnsight_lint.fixing import apply_fixes
+from nnsight_lint.engine.lint import LintOptions, lint_source
+from nnsight_lint.engine.fixing import apply_fixes
 from tests.case_runner import run_case
 from tests.tiny_model import tiny_model
 

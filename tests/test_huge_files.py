@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nnsight_lint import slicing
-from nnsight_lint.engine import lint_source
+from nnsight_lint.engine import slicing
+from nnsight_lint.engine.lint import lint_source
 
 HEADER = '''"""Many traces in one module."""
 import torch
@@ -44,21 +44,21 @@ def test_pieces_give_the_whole_files_findings(monkeypatch):
     assert {code for code, *_ in whole} == {"NNL001", "NNL105"}
     assert len(whole) == 41  # one NNL001 a trace (the helper's backward), one NNL105
     monkeypatch.setattr(slicing, "PIECE_SIZE", 2_000)
-    cut = slicing.pieces(text, __import__("nnsight_lint.engine", fromlist=["x"])._trace_pattern_text(("trace",)))
+    cut = slicing.pieces(text, __import__("nnsight_lint.engine.lint", fromlist=["x"])._trace_pattern_text(("trace",)))
     assert cut is not None and len(cut) > 5
     assert all(piece.startswith('"""Many traces') and "def loss_of" in piece for piece, _ in cut)
     assert findings(text) == whole
 
 
 def test_a_small_file_is_one_piece():
-    opener = __import__("nnsight_lint.engine", fromlist=["x"])._trace_pattern_text(("trace",))
+    opener = __import__("nnsight_lint.engine.lint", fromlist=["x"])._trace_pattern_text(("trace",))
     assert slicing.pieces(program(3), opener) is None
 
 
 @pytest.mark.parametrize("size", [2_000, 5_000])
 def test_piece_lines_are_the_files_lines(size):
     text = program(30)
-    opener = __import__("nnsight_lint.engine", fromlist=["x"])._trace_pattern_text(("trace",))
+    opener = __import__("nnsight_lint.engine.lint", fromlist=["x"])._trace_pattern_text(("trace",))
     cut = slicing.pieces(text, opener, size)
     file_lines = text.split("\n")
     for piece, lines in cut:

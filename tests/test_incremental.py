@@ -9,8 +9,8 @@ import libcst as cst
 import pytest
 
 from nnsight_lint.diagnostics import Diagnostic
-from nnsight_lint.engine import DEFAULT_OPTIONS, lint_source, parse
-from nnsight_lint.incremental import Document
+from nnsight_lint.engine.lint import DEFAULT_OPTIONS, lint_source, parse
+from nnsight_lint.engine.incremental import Document
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "rules").glob("NNL*/*.py")) + sorted((ROOT / "examples").glob("*.py"))
@@ -125,7 +125,7 @@ NOTEBOOKS = sorted((ROOT / "tests" / "notebooks").glob("*.ipynb"))
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_cells_edited_lint_as_a_whole_lint(path):
-    from nnsight_lint import notebook
+    from nnsight_lint.sources import notebook
 
     cells = [cell.source for cell in notebook.read(path.read_bytes()).cells]
     chance = random.Random(path.name)
@@ -150,8 +150,8 @@ def test_a_file_libcst_does_not_give_back_is_parsed_whole():
 
 @pytest.mark.parametrize("path, layout", CASES[::3], ids=lambda case: getattr(case, "name", case))
 def test_statement_starts_rescanned_around_an_edit_are_a_whole_scan_s(path, layout):
-    from nnsight_lint.slicing import _statement_starts
-    from nnsight_lint.text import LINE_BREAK
+    from nnsight_lint.engine.slicing import _statement_starts
+    from nnsight_lint.engine.text import LINE_BREAK
 
     chance = random.Random("starts" + path.name + layout)
     document = Document()

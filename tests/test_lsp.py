@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from nnsight_lint import messages
-from nnsight_lint.engine import lint_source
+from nnsight_lint.engine.lint import lint_source
 from tests.support import TWO_INVOKES
 
 pytest.importorskip("pygls")
@@ -382,7 +382,7 @@ def test_exit_without_shutdown_exits_one(client):
 def test_missing_pygls_is_a_clear_usage_error():
     blocked = (
         "import sys; sys.modules['pygls'] = None; "
-        "from nnsight_lint.cli import main; raise SystemExit(main(['server']))"
+        "from nnsight_lint.doors.cli import main; raise SystemExit(main(['server']))"
     )
     result = subprocess.run(
         [sys.executable, "-c", blocked],

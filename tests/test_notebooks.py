@@ -24,8 +24,8 @@ from typing import List, Optional
 import pytest
 
 from nnsight_lint import messages
-from nnsight_lint.api import fix_bytes, lint_file
-from nnsight_lint.notebook import mask
+from nnsight_lint.doors.api import fix_bytes, lint_file
+from nnsight_lint.sources.notebook import mask
 from tests.support import TWO_INVOKES, run_cli
 from tests.test_rule_cases import expected_findings
 from tests.test_rule_cases_runtime import FREED_GRAPH, runtime_raises

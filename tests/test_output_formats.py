@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import jsonschema  # installed with nbformat, a test dependency
 
-from nnsight_lint import __version__, messages, output, rules
+from nnsight_lint import __version__, messages, rules
+from nnsight_lint.doors import output
 from nnsight_lint.diagnostics import Diagnostic, Position
 from tests.support import TWO_INVOKES
 

@@ -8,7 +8,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from nnsight_lint.diagnostics import Position
-from nnsight_lint.positions import Positions
+from nnsight_lint.engine.positions import Positions
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from nnsight_lint.readahead import ReadAhead
+from nnsight_lint.doors.readahead import ReadAhead
 
 
 def _message(body: bytes) -> bytes:

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from nnsight_lint.api import read_with_stat
-from nnsight_lint.cache import Cache, content_hash
+from nnsight_lint.doors.api import read_with_stat
+from nnsight_lint.sources.cache import Cache, content_hash
 from tests.support import ROOT, TWO_INVOKES, TWO_INVOKES_FIXED, run_cli
 
 TIMEOUT = 60  # seconds; every run here takes one or two
@@ -253,7 +253,7 @@ NOBODY = 65534
 # (groups, gid, uid) before the command line runs. Every file system call of the run is nobody's.
 LAUNCHER = """\
 import os, sys, tempfile, pwd, grp
-from nnsight_lint import cli
+from nnsight_lint.doors import cli
 warm = tempfile.mkdtemp()
 with open(os.path.join(warm, "w.py"), "w") as handle:
     handle.write(sys.argv[2])

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from nnsight_lint import cli
-from nnsight_lint.engine import parsed_part
-from nnsight_lint.fixing import apply_edits, fix_text
+from nnsight_lint.doors import cli
+from nnsight_lint.engine.lint import parsed_part
+from nnsight_lint.engine.fixing import apply_edits, fix_text
 from nnsight_lint.diagnostics import Edit, Position
-from nnsight_lint.engine import lint_source
+from nnsight_lint.engine.lint import lint_source
 from tests.support import ROOT, TWO_INVOKES, TWO_INVOKES_FIXED
 
 LAYOUTS_DIR = Path(__file__).resolve().parent / "fix_layouts"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from nnsight_lint import rules
-from nnsight_lint import versions
-from nnsight_lint.engine import LintOptions, lint_source
+from nnsight_lint.knowledge import versions
+from nnsight_lint.engine.lint import LintOptions, lint_source
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 CASES = sorted(RULES_DIR.glob("NNL*/*.py"))

@@ -3,7 +3,7 @@ that shows an error on purpose."""
 from __future__ import annotations
 
 from nnsight_lint import rules
-from nnsight_lint.engine import LintOptions, lint_source
+from nnsight_lint.engine.lint import LintOptions, lint_source
 from tests.support import TWO_INVOKES
 
 

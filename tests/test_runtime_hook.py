@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from nnsight_lint import messages, runtime
+from nnsight_lint import messages
+from nnsight_lint.doors import runtime
 from tests.tiny_model import tiny_model
 
 torch = pytest.importorskip("torch")
@@ -186,7 +187,7 @@ def test_hooked_error_is_chained_from_torch_with_its_text_appended(tmp_path, mod
 
 
 def test_hooked_first_line_equals_the_linters_message(tmp_path, model, hook):
-    engine = pytest.importorskip("nnsight_lint.engine")
+    engine = pytest.importorskip("nnsight_lint.engine.lint")
     _, inner, path = run_failing(tmp_path, model, TWO_INVOKES)
     found = [d for d in engine.lint_source(TWO_INVOKES, str(path)) if d.code == "NNL001"]
     assert [(d.line, d.message) for d in found] == [
@@ -321,7 +322,7 @@ def test_install_without_nnsight_names_the_extra():
         """
         import sys
         sys.modules["nnsight"] = None  # as if nnsight were not installed
-        from nnsight_lint import runtime
+        from nnsight_lint.doors import runtime
         try:
             runtime.install()
         except ImportError as err:
@@ -332,7 +333,7 @@ def test_install_without_nnsight_names_the_extra():
 
 
 PLUGIN_CASE = '''\
-from nnsight_lint import runtime
+from nnsight_lint.doors import runtime
 from tests.tiny_model import tiny_model
 
 

@@ -1,4 +1,4 @@
-"""The runtime re-telling (`nnsight_lint.retelling`): an error a rule predicts, escaping to pytest,
+"""The runtime re-telling (`nnsight_lint.doors.retelling`): an error a rule predicts, escaping to pytest,
 IPython or a script's excepthook, is told in the rule's words; every other error is left alone.
 Real nnsight 0.8, the tiny model, the rule corpus's own failing cases: no mocks.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from nnsight_lint import messages, rules
-from nnsight_lint.engine import LintOptions, lint_source
-from nnsight_lint.retelling import retell
+from nnsight_lint.engine.lint import LintOptions, lint_source
+from nnsight_lint.doors.retelling import retell
 from tests.case_runner import run_case
 from tests.test_rule_cases import expected_findings
 from tests.test_rule_family_cases_runtime import headers
@@ -135,7 +135,7 @@ def test_the_pytest_plugin_reports_the_rules_words(tmp_path):
 def test_the_ipython_extension_shows_the_rules_words(capsys):
     interactiveshell = pytest.importorskip("IPython.core.interactiveshell")
     shell = interactiveshell.InteractiveShell.instance()
-    from nnsight_lint import runtime
+    from nnsight_lint.doors import runtime
 
     try:
         setup = shell.run_cell("from tests.tiny_model import tiny_model\nmodel = tiny_model()\n%load_ext nnsight_lint")
@@ -160,7 +160,7 @@ def test_the_ipython_extension_shows_the_rules_words(capsys):
 
 def test_the_silent_grad_outside_backward_warns_in_the_rules_words(model):
     """NNL002's mistake raises nothing on 0.8: torch's non-leaf `.grad` warning becomes the rule's."""
-    from nnsight_lint import runtime
+    from nnsight_lint.doors import runtime
 
     path = ROOT / "rules" / "NNL002" / "grad_after_plain_backward_in_invoke.py"
     source = path.read_text(encoding="utf-8")

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from nnsight_lint import rules
-from nnsight_lint.engine import _trace_pattern_text, check_module, lint_source, parse
-from nnsight_lint.slicing import relevant_text
-from nnsight_lint.text import split_lines
+from nnsight_lint.engine.lint import _trace_pattern_text, check_module, lint_source, parse
+from nnsight_lint.engine.slicing import relevant_text
+from nnsight_lint.engine.text import split_lines
 from tests.support import ROOT
 
 OPENER = _trace_pattern_text(("trace",))

@@ -69,7 +69,7 @@ def test_unwritable_cache_only_costs_speed(corpus, tmp_path):
 def test_runs_that_parse_nothing_do_not_import_libcst(tmp_path):
     (tmp_path / "plain.py").write_text("import torch\nx = torch.ones(2)\n", encoding="utf-8")
     probe = (
-        "import sys, nnsight_lint.cli as cli\n"
+        "import sys, nnsight_lint.doors.cli as cli\n"
         "code = cli.main(sys.argv[1:])\n"
         "print(code, 'libcst' in sys.modules)\n"
     )

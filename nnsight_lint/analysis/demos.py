@@ -1,7 +1,7 @@
 """Code that shows an error on purpose: a `with pytest.raises(X):` block, or a `try:` body whose
 `except` catches X. Tests and docs write nnsight mistakes deliberately this way; a finding there
 is not a bug of the program (13 of 14 "bugs" a prototype found in nnsight's own repos were such).
-What the text says (a comment, a notebook's markdown) is read by `nnsight_lint.deliberate`.
+What the text says (a comment, a notebook's markdown) is read by `nnsight_lint.analysis.deliberate`.
 
 Computed only when a file has findings: it walks the tree once and needs positions.
 """

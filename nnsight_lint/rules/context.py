@@ -7,11 +7,11 @@ from typing import Collection, Dict, FrozenSet, List, Optional, Sequence, Tuple,
 import libcst as cst
 
 from nnsight_lint.analysis.demos import Demos
-from nnsight_lint.deliberate import comment_says_it_fails, percent_demo_lines
+from nnsight_lint.analysis.deliberate import comment_says_it_fails, percent_demo_lines
 from nnsight_lint.diagnostics import Diagnostic, Fix, Position
-from nnsight_lint.positions import Generated, Positions
-from nnsight_lint.text import split_lines
-from nnsight_lint.versions import NEWEST
+from nnsight_lint.engine.positions import Generated, Positions
+from nnsight_lint.engine.text import split_lines
+from nnsight_lint.knowledge.versions import NEWEST
 
 _DEMO_WORDS = re.compile(r"\btry\b|[rR]aises")
 

@@ -8,17 +8,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from nnsight_lint.diagnostics import Diagnostic
-from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions
+from nnsight_lint.engine.lint import DEFAULT_OPTIONS, LintOptions
 
 if TYPE_CHECKING:
-    from nnsight_lint.source import FixResult
+    from nnsight_lint.sources.source import FixResult
 
 
 def __getattr__(name: str):
     # `source` (and the notebook module behind it) is imported when a file is checked, not by a
     # run the pre-filter answers; `FixResult`, the doors' result type, is still found here.
     if name == "FixResult":
-        from nnsight_lint.source import FixResult
+        from nnsight_lint.sources.source import FixResult
 
         return FixResult
     raise AttributeError(name)
@@ -88,7 +88,7 @@ def lint_file(path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
 
 
 def lint_text(source, path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
-    from nnsight_lint import source as sources
+    from nnsight_lint.sources import source as sources
 
     diagnostics, error = sources.lint(source, path, options)  # a bug of ours hides no other file's findings
     return FileResult(path, diagnostics, error)
@@ -96,8 +96,8 @@ def lint_text(source, path: str, options: LintOptions = DEFAULT_OPTIONS) -> File
 
 def fix_bytes(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> "FixResult":
     """Fix one file's source in memory; `data` is what to write back (or print, for stdin)."""
-    from nnsight_lint import source as sources
-    from nnsight_lint.source import FixResult
+    from nnsight_lint.sources import source as sources
+    from nnsight_lint.sources.source import FixResult
 
     try:
         return sources.of(source, path).fix(options, unsafe)
@@ -110,8 +110,8 @@ def fix_file(path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = F
     for this user, or deleted or changed on disk since it was read) is left as it is and reported
     with its findings unfixed."""
     from nnsight_lint import messages
-    from nnsight_lint.fixing import WriteRefused, write_atomically
-    from nnsight_lint.source import FixResult
+    from nnsight_lint.engine.fixing import WriteRefused, write_atomically
+    from nnsight_lint.sources.source import FixResult
 
     source, status, error = read_with_stat(path)
     if error is not None:

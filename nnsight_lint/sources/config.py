@@ -37,7 +37,7 @@ class Settings:
 
     def lint_options(self, path: Optional[str] = None):
         """The engine's options; with `path`, its `per-file-ignores` join `ignore`."""
-        from nnsight_lint.engine import LintOptions
+        from nnsight_lint.engine.lint import LintOptions
 
         ignore = self.ignore + (self.ignored_in(path) if path is not None else ())
         return LintOptions(
@@ -51,7 +51,7 @@ class Settings:
     def target(self):
         """The nnsight the project is written for (`versions.Target`): the setting, else what the
         project declares, else the newest API."""
-        from nnsight_lint import versions
+        from nnsight_lint.knowledge import versions
 
         if self.target_version is not None:
             where = f"{self.config_file}: target-version" if self.config_file else "--target-version"
@@ -60,7 +60,7 @@ class Settings:
 
     def ignored_in(self, path: str) -> Tuple[str, ...]:
         """The codes `per-file-ignores` turns off for `path`."""
-        from nnsight_lint.discovery import glob_patterns, matches_globs
+        from nnsight_lint.sources.discovery import glob_patterns, matches_globs
 
         codes: Tuple[str, ...] = ()
         for glob, listed in self.per_file_ignores:
@@ -69,7 +69,7 @@ class Settings:
         return codes
 
     def is_excluded(self, path: str) -> bool:
-        from nnsight_lint.discovery import glob_patterns, matches_globs
+        from nnsight_lint.sources.discovery import glob_patterns, matches_globs
 
         globs = self.exclude + self.extend_exclude
         return bool(globs) and matches_globs(path, self.root, glob_patterns(self.root, globs))
@@ -77,7 +77,7 @@ class Settings:
     def files(self, paths: Sequence[str], force_exclude: bool = False, **walk) -> Iterator[str]:
         """`discovery.iter_files` with `exclude` applied: to what directory walks find, and to
         files named explicitly only with `force_exclude` (pre-commit names every staged file)."""
-        from nnsight_lint.discovery import glob_patterns, iter_files, matches_globs
+        from nnsight_lint.sources.discovery import glob_patterns, iter_files, matches_globs
 
         walk.setdefault("respect_gitignore", self.respect_gitignore)
         globs = self.exclude + self.extend_exclude
@@ -144,7 +144,7 @@ _KEYS = {
 
 
 def _is_version(value: Any) -> bool:
-    from nnsight_lint import versions
+    from nnsight_lint.knowledge import versions
 
     try:
         versions.parse(value)
@@ -155,7 +155,7 @@ def _is_version(value: Any) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def _inferred_target(root: str):
-    from nnsight_lint import versions
+    from nnsight_lint.knowledge import versions
 
     return versions.infer(root)
 

@@ -99,16 +99,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _check(args) -> int:
     from nnsight_lint import rules
-    from nnsight_lint.api import lint_text
-    from nnsight_lint.runner import check_paths
-    from nnsight_lint.config import ConfigError
+    from nnsight_lint.doors.api import lint_text
+    from nnsight_lint.doors.runner import check_paths
+    from nnsight_lint.sources.config import ConfigError
 
     unknown = [c for c in args.select + args.ignore if not rules.is_known_prefix(c)]
     if unknown:
         return _usage_error(f"unknown rule code or prefix: {', '.join(unknown)}")
     if args.statistics and args.output_format in ("github", "sarif"):  # a table is no annotation or SARIF log
         return _usage_error(f"--statistics prints a table; it cannot be combined with --output-format {args.output_format}")
-    from nnsight_lint.discovery import path_problem
+    from nnsight_lint.sources.discovery import path_problem
 
     problems = [f"{p}: {problem}" for p in args.paths if p != "-" for problem in [path_problem(p)] if problem]
     if problems:
@@ -153,8 +153,8 @@ def _check(args) -> int:
 
 
 def _fix(args, options) -> int:
-    from nnsight_lint import source
-    from nnsight_lint.api import fix_bytes, fix_file
+    from nnsight_lint.sources import source
+    from nnsight_lint.doors.api import fix_bytes, fix_file
 
     stdin = args.paths == ["-"]
     if stdin:
@@ -177,7 +177,7 @@ def _fix(args, options) -> int:
         report.write(_render(args, remaining))
     report.flush()
     if unparsed:
-        from nnsight_lint import output
+        from nnsight_lint.doors import output
 
         sys.stderr.write(output.render("concise", unparsed))
     errors = [r for r in results if r.error]
@@ -200,7 +200,7 @@ def _fix(args, options) -> int:
 
 def _fix_one(fix_file, path, options, unsafe, write):
     """A failure while fixing one file is that file's error: the other files are still fixed."""
-    from nnsight_lint.api import FixResult
+    from nnsight_lint.doors.api import FixResult
 
     try:
         return fix_file(path, options, unsafe, write=write)
@@ -210,7 +210,7 @@ def _fix_one(fix_file, path, options, unsafe, write):
 
 def _settings(args, known_codes):
     """[tool.nnsight-lint] from --config or the nearest pyproject.toml, with the flags on top."""
-    from nnsight_lint import config
+    from nnsight_lint.sources import config
 
     start = [args.stdin_filename] if args.paths == ["-"] and args.stdin_filename else args.paths
     settings = config.load_settings(start, args.config, known_codes)
@@ -224,14 +224,14 @@ def _settings(args, known_codes):
 def _cache(args, settings, options):
     if args.no_cache:
         return None
-    from nnsight_lint.cache import CACHE_DIR_NAME, Cache
+    from nnsight_lint.sources.cache import CACHE_DIR_NAME, Cache
 
     directory = args.cache_dir or os.path.join(settings.root, CACHE_DIR_NAME)
     return Cache(directory, repr(options))
 
 
 def _version(text: str) -> str:
-    from nnsight_lint import versions
+    from nnsight_lint.knowledge import versions
 
     try:
         versions.parse(text)
@@ -248,7 +248,7 @@ def _positive(text: str) -> int:
 
 
 def _render(args, diagnostics, sources=None) -> str:
-    from nnsight_lint import output
+    from nnsight_lint.doors import output
 
     if args.statistics:
         return output.statistics(diagnostics, as_json_list=args.output_format == "json")
@@ -301,7 +301,7 @@ def _rules(args) -> int:
 
 def _server(args) -> int:
     try:
-        from nnsight_lint.lsp import serve  # imports pygls and lsprotocol
+        from nnsight_lint.doors.lsp import serve  # imports pygls and lsprotocol
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise

@@ -163,7 +163,7 @@ class _Stored:
         self.sources, self.documents = sources, {}
 
     def document(self, path: str):
-        from nnsight_lint import source
+        from nnsight_lint.sources import source
 
         if path not in self.documents:
             data = self.sources.get(path) if self.sources is not None else None

@@ -32,13 +32,14 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from nnsight_lint import __version__, messages, rules, source
+from nnsight_lint import __version__, messages, rules
+from nnsight_lint.sources import source
 from nnsight_lint.diagnostics import Diagnostic, Edit, Position
-from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
-from nnsight_lint.engine import _NOQA, DEFAULT_OPTIONS, LintOptions
-from nnsight_lint.incremental import Document
-from nnsight_lint.readahead import ReadAhead
-from nnsight_lint.text import LINE_BREAK, common_ends, split_lines
+from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
+from nnsight_lint.engine.lint import _NOQA, DEFAULT_OPTIONS, LintOptions
+from nnsight_lint.engine.incremental import Document
+from nnsight_lint.doors.readahead import ReadAhead
+from nnsight_lint.engine.text import LINE_BREAK, common_ends, split_lines
 
 SOURCE = "nnsight-lint"
 FIX_ALL = "source.fixAll.nnsight-lint"
@@ -259,7 +260,7 @@ def _settings_path(uri: str) -> Optional[str]:
 def _options(ls: LanguageServer, uri: str) -> LintOptions:
     """`[tool.nnsight-lint]` from the pyproject.toml nearest the document, read afresh for each
     version (so editing it takes effect at the next keystroke); the defaults for an unsaved buffer."""
-    from nnsight_lint import config
+    from nnsight_lint.sources import config
 
     path = _settings_path(uri)
     if path is None:
@@ -552,7 +553,7 @@ def _fix_title(finding: Diagnostic) -> str:
 def _fix_all(ls: LanguageServer, unit: _Unit, options: LintOptions) -> Optional[List[str]]:
     """The unit's texts (each cell's, for a notebook) with every safe fix applied, re-linted until
     stable; None when the fixes cannot be applied."""
-    from nnsight_lint.fixing import FixError
+    from nnsight_lint.engine.fixing import FixError
 
     texts = [cell.source for cell in unit.cells]
     document = unit.source(texts, options)

@@ -18,7 +18,7 @@ from libcst._nodes.internal import CodegenState
 
 from nnsight_lint.diagnostics import Position
 from nnsight_lint.analysis.tree import children, every_child
-from nnsight_lint.text import line_starts
+from nnsight_lint.engine.text import line_starts
 
 
 class _SpanRecordingState(CodegenState):

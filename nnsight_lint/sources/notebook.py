@@ -31,10 +31,10 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
-from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
-from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse, parse_error
-from nnsight_lint.deliberate import says_it_fails
-from nnsight_lint.text import common_ends, split_lines_keepends
+from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
+from nnsight_lint.engine.lint import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse, parse_error
+from nnsight_lint.analysis.deliberate import says_it_fails
+from nnsight_lint.engine.text import common_ends, split_lines_keepends
 
 
 
@@ -472,7 +472,7 @@ def fix_cells(
     Returns (new sources, fixes applied, remaining findings). Raises FixError if a fix would leave
     a cell that does not parse.
     """
-    from nnsight_lint.fixing import MAX_PASSES, FixError, apply_edits, syntax_error
+    from nnsight_lint.engine.fixing import MAX_PASSES, FixError, apply_edits, syntax_error
 
     sources, fixed = list(sources), 0
     for _ in range(MAX_PASSES):

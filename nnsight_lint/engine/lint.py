@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
-from nnsight_lint.depth import assess, run_deep, run_main_first
+from nnsight_lint.engine.depth import assess, run_deep, run_main_first
 from nnsight_lint.diagnostics import Diagnostic, Position
-from nnsight_lint.slicing import pieces, relevant_text, sliced
-from nnsight_lint.versions import NEWEST
+from nnsight_lint.engine.slicing import pieces, relevant_text, sliced
+from nnsight_lint.knowledge.versions import NEWEST
 
 _NOQA = re.compile(r"#\s*noqa(?![\w-])(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 
@@ -204,7 +204,7 @@ def parsed_part(text: str, options: LintOptions = DEFAULT_OPTIONS) -> str:
 def _decoded(source: Union[str, bytes]) -> Optional[str]:
     if isinstance(source, str):
         return source
-    from nnsight_lint.text import decode
+    from nnsight_lint.engine.text import decode
 
     try:
         return decode(source)[0]

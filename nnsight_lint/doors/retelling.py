@@ -121,7 +121,7 @@ def _explaining(path: str, lines: List[int], explains, missing: Optional[str]):
     if source is None:
         return None
     from nnsight_lint import rules
-    from nnsight_lint.engine import LintOptions, lint_source
+    from nnsight_lint.engine.lint import LintOptions, lint_source
 
     options = LintOptions(
         select=tuple(code for code in rules.CODES if code not in ("NNL000", "NNL001")),
@@ -153,8 +153,8 @@ def _trace_spans(source: str, path: str) -> List[Tuple[int, int]]:
     """(first, last line) of each outermost trace in the file."""
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.diagnostics import Diagnostic
-    from nnsight_lint.engine import parse
-    from nnsight_lint.positions import Positions
+    from nnsight_lint.engine.lint import parse
+    from nnsight_lint.engine.positions import Positions
 
     module = parse(source, path)
     if isinstance(module, Diagnostic):
@@ -208,7 +208,7 @@ def _source(path: str) -> Optional[str]:
 
 
 def _installed_version() -> Tuple[int, int]:
-    from nnsight_lint import versions
+    from nnsight_lint.knowledge import versions
 
     try:
         import nnsight

@@ -20,11 +20,11 @@ import codecs
 from dataclasses import dataclass, field, replace
 from typing import Callable, FrozenSet, List, Optional, Sequence, Tuple, Union
 
-from nnsight_lint import notebook as ipynb
+from nnsight_lint.sources import notebook as ipynb
 from nnsight_lint.diagnostics import Diagnostic, Edit, Position
-from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
-from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, lint_source
-from nnsight_lint.text import line_starts, split_lines, split_lines_keepends
+from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
+from nnsight_lint.engine.lint import DEFAULT_OPTIONS, LintOptions, lint_source
+from nnsight_lint.engine.text import line_starts, split_lines, split_lines_keepends
 
 Data = Union[bytes, str]
 
@@ -77,7 +77,7 @@ class Source:
 
     def diff(self, before: str, after: str) -> str:
         """What a fix changed, as a unified diff (`--diff`)."""
-        from nnsight_lint.fixing import unified_diff
+        from nnsight_lint.engine.fixing import unified_diff
 
         return unified_diff(self.path, before, after)
 
@@ -123,7 +123,7 @@ def _has_percent_cells(data: Data) -> bool:
 
 
 def _text(data: Data) -> Optional[str]:
-    from nnsight_lint.text import decode
+    from nnsight_lint.engine.text import decode
 
     if isinstance(data, str):
         return data
@@ -155,8 +155,8 @@ class PythonFile(Source):
 
     def fix(self, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> FixResult:
         """Fix the document in memory; `data` is what to write back (or print, for stdin)."""
-        from nnsight_lint.fixing import FileSyntaxError, FixError
-        from nnsight_lint.text import decode
+        from nnsight_lint.engine.fixing import FileSyntaxError, FixError
+        from nnsight_lint.engine.text import decode
 
         source = self.data if isinstance(self.data, bytes) else self.data.encode("utf-8")
         try:
@@ -184,8 +184,8 @@ class PythonFile(Source):
     def fixed(self, text: str, options: LintOptions, unsafe: bool = False, lenient: bool = False):
         """`fixing.fix_text` on this document's text. `lenient` (an editor's fix-all): a syntax error
         outside the code the fixes touch (a helper being typed) does not stop it."""
-        from nnsight_lint.engine import parsed_part
-        from nnsight_lint.fixing import fix_text
+        from nnsight_lint.engine.lint import parsed_part
+        from nnsight_lint.engine.fixing import fix_text
 
         part = (lambda t: parsed_part(t, options)) if lenient else None
         return fix_text(text, lambda t: lint_source(t, self.path, options), unsafe, checked_part=part)
@@ -200,8 +200,8 @@ class PercentScript(PythonFile):
         return text if decoded is None else ipynb.mask_percent_script(decoded)
 
     def fixed(self, text: str, options: LintOptions, unsafe: bool = False, lenient: bool = False):
-        from nnsight_lint.engine import parsed_part
-        from nnsight_lint.fixing import FileSyntaxError, _libcst_error, fix_text
+        from nnsight_lint.engine.lint import parsed_part
+        from nnsight_lint.engine.fixing import FileSyntaxError, _libcst_error, fix_text
 
         masked = self.python
         if not lenient:
@@ -266,7 +266,7 @@ class NotebookFile(Source):
 
     def fix(self, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> FixResult:
         """`before`/`after` are the JSON text, `data` the bytes to write."""
-        from nnsight_lint.fixing import FixError
+        from nnsight_lint.engine.fixing import FixError
 
         source = self.data if isinstance(self.data, bytes) else self.data.encode("utf-8")
         if self.error is not None:
@@ -302,7 +302,7 @@ class NotebookFile(Source):
 
     def edits(self, diagnostic: Diagnostic) -> Tuple[Edit, ...]:
         """The fix as edits on the JSON text: applied, they give the notebook `fix` writes for it."""
-        from nnsight_lint.fixing import apply_edits
+        from nnsight_lint.engine.fixing import apply_edits
 
         cell = self._cell(diagnostic)
         if cell is None or diagnostic.fix is None or not diagnostic.fix.edits:

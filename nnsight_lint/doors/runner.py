@@ -13,10 +13,10 @@ import signal
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from nnsight_lint import messages
-from nnsight_lint.api import FileResult, lint_text, read_with_stat
-from nnsight_lint.cache import Cache, content_hash
-from nnsight_lint.discovery import NOTEBOOK_SUFFIXES
-from nnsight_lint.engine import DEFAULT_OPTIONS, LintOptions, could_have_findings
+from nnsight_lint.doors.api import FileResult, lint_text, read_with_stat
+from nnsight_lint.sources.cache import Cache, content_hash
+from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
+from nnsight_lint.engine.lint import DEFAULT_OPTIONS, LintOptions, could_have_findings
 
 # Below this many files to parse, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 6

@@ -24,8 +24,8 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from nnsight_lint.diagnostics import Diagnostic
-from nnsight_lint.positions import Generated, cached
-from nnsight_lint.text import common_ends, line_starts
+from nnsight_lint.engine.positions import Generated, cached
+from nnsight_lint.engine.text import common_ends, line_starts
 
 Parsed = Union[cst.Module, Diagnostic]
 
@@ -47,7 +47,7 @@ class Document:
 
     def statement_starts(self, text: str, lines: List[str]) -> Optional[List[int]]:
         """`slicing`'s statement starts, scanned again only around the edit since the last version."""
-        from nnsight_lint.slicing import rescan_statement_starts, scan_statement_starts
+        from nnsight_lint.engine.slicing import rescan_statement_starts, scan_statement_starts
 
         offsets = line_starts(text)
         found = rescan_statement_starts(self._scanned, text, lines, offsets) if self._scanned is not None else None
@@ -60,7 +60,7 @@ class Document:
     def cell_error(self, text: str, path: str) -> Optional[Diagnostic]:
         """The syntax error of one notebook cell parsed alone (None: it parses), parsed again only
         when the cell changed."""
-        from nnsight_lint.engine import parse_error
+        from nnsight_lint.engine.lint import parse_error
 
         if text not in self._cells:
             if len(self._cells) >= 1024:  # cells of versions long gone
@@ -78,7 +78,7 @@ class Document:
 
     def error_in_blanked(self, blanked: str, path: str) -> Optional[Diagnostic]:
         """`engine.error_in_blanked`, again only when the blanked definitions changed."""
-        from nnsight_lint.engine import error_in_blanked
+        from nnsight_lint.engine.lint import error_in_blanked
 
         if self._blanked is None or self._blanked[0] != blanked:
             self._blanked = (blanked, error_in_blanked(blanked, path))
@@ -86,7 +86,7 @@ class Document:
 
     def parse(self, text: str, path: str) -> Parsed:
         """`engine.parse(text, path)`, reusing what the last version's parse can give."""
-        from nnsight_lint.engine import parse
+        from nnsight_lint.engine.lint import parse
 
         module = self._reparsed(text, path) if self._module is not None and isinstance(text, str) else None
         if module is None:
@@ -103,7 +103,7 @@ class Document:
         return module
 
     def _reparsed(self, text: str, path: str) -> Optional[cst.Module]:
-        from nnsight_lint.engine import parse
+        from nnsight_lint.engine.lint import parse
 
         old, module = self._text, self._module
         if text == old:

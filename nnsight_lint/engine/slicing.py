@@ -13,7 +13,7 @@ import bisect
 import re
 from typing import Callable, List, Optional, Pattern, Set, Tuple
 
-from nnsight_lint.text import LINE_BREAK, common_ends
+from nnsight_lint.engine.text import LINE_BREAK, common_ends
 
 _STRING = (
     r"[rRbBuUfF]{0,2}(?:'''(?:\\[\s\S]|[^\\])*?'''|\"\"\"(?:\\[\s\S]|[^\\])*?\"\"\""

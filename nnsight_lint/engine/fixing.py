@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
-from nnsight_lint.text import line_starts
+from nnsight_lint.engine.text import line_starts
 
 MAX_PASSES = 10
 
@@ -83,7 +83,7 @@ def syntax_error(text: str, strict: bool = True) -> Optional[str]:
     some code libcst accepts (a repeated keyword argument); pass False for a file it already rejects
     (top-level `await` in a notebook cell, code for a newer Python).
     """
-    from nnsight_lint.depth import run_deep
+    from nnsight_lint.engine.depth import run_deep
 
     return run_deep(_syntax_error, text, strict)  # deep code that was linted parses here too
 
@@ -159,7 +159,7 @@ def fix_text(
 
 def _libcst_error(text: str) -> Optional[str]:
     """Where and why libcst cannot parse `text` ("line L, column C: why"), or None."""
-    from nnsight_lint.engine import parse
+    from nnsight_lint.engine.lint import parse
 
     parsed = parse(text, "<fixed>")
     if isinstance(parsed, Diagnostic):

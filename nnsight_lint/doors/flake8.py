@@ -28,7 +28,7 @@ class Plugin:
         self.filename = filename
 
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
-        from nnsight_lint.engine import lint_source
+        from nnsight_lint.engine.lint import lint_source
 
         options = _options_for(os.path.dirname(os.path.abspath(self.filename)))
         for diagnostic in lint_source("".join(self.lines), self.filename, options):
@@ -37,8 +37,8 @@ class Plugin:
 
 @functools.lru_cache(maxsize=None)
 def _options_for(directory: str):
-    from nnsight_lint.config import load_settings
-    from nnsight_lint.engine import LintOptions
+    from nnsight_lint.sources.config import load_settings
+    from nnsight_lint.engine.lint import LintOptions
 
     settings = load_settings([directory])
     # flake8 selects and ignores codes itself; our default rules (and the opt-in rules the
