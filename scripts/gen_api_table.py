@@ -395,8 +395,9 @@ def coverage(table: Dict[str, object]) -> str:
         members = ",".join(str(count(table["members"][r])) if minor in table["recorded"][r] else "-" for r in ROLES)
         keywords = sum(count(k["params"]) for k in table["keywords"].values())
         lines.append(f"{minor:6} {release:8} {count(table['modules']):7} {count(table['names']):6}  {members}  {keywords}")
-    changed = sum(r != ":" for d in [table["modules"], table["names"], *table["members"].values(),
-                                       *(k["params"] for k in table["keywords"].values())] for r in d.values())
+    tables = [table["modules"], table["names"], *table["members"].values(),
+              *(k["params"] for k in table["keywords"].values())]
+    changed = sum(r != ":" for d in tables for r in d.values())
     lines.append(f"{changed} names were added or removed between {min(table['releases'], key=_key)} and "
                  f"{max(table['releases'], key=_key)}")
     return "\n".join(lines)

@@ -1,7 +1,10 @@
 """Run one nnsight program on whatever nnsight this interpreter has (0.3, 0.4 or 0.8), on the tiny
 offline GPT-2 with the weights in a file, and save what the program put in `RESULT`.
 
-    python tests/migration_runner.py PROGRAM WEIGHTS OUT
+    python tests/migration_runner.py WEIGHTS PROGRAM OUT [PROGRAM OUT ...]
+
+(several programs in one process: each starts of an nnsight import cost seconds; each program
+gets a model of its own).
 
 Stdlib, torch, transformers and nnsight only, so that it runs in the old-nnsight venvs too. The
 weights come from one file for every nnsight: each release's transformers initialises a model its
@@ -42,4 +45,6 @@ def main(program: str, weights: str, out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    weights, rest = sys.argv[1], sys.argv[2:]
+    for program, out in zip(rest[::2], rest[1::2]):
+        main(program, weights, out)

@@ -2,7 +2,7 @@
 weight = model._model.lm_head.weight.detach().clone()
 
 with model.trace("hello world the cat", scan=False, validate=False):
-    logits = model.lm_head.output.save()
     hidden = model.transformer.ln_f.output.save()
+    logits = model.lm_head.output.save()
 
 RESULT = {"weight": weight, "logits": logits.value, "projected": hidden.value @ weight.T}
