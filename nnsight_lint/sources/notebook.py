@@ -32,7 +32,8 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
-from nnsight_lint.engine.lint import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse, parse_error
+from nnsight_lint.engine.lint import (DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, hidden_as_demos,
+                                      parse, parse_error)
 from nnsight_lint.analysis.deliberate import says_it_fails
 from nnsight_lint.engine.text import common_ends, split_lines_keepends
 
@@ -410,7 +411,10 @@ def _lint(
             cache = None if document is None else document.positions
             found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options, text,
                                                                    positions_cache=cache))
-    found = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
+    shown = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
+    if len(shown) < len(found):
+        hidden_as_demos(pair[0] for pair in found if pair[0].cell in demos and pair[0].code != "NNL000")
+    found = shown
     return sorted(found, key=lambda pair: pair[0].sort_key())
 
 
