@@ -490,8 +490,8 @@ def _project_root(directory: str, requirements) -> bool:
     """A directory whose project files declare dependencies: a pyproject.toml that lists some,
     setup.py / setup.cfg with install_requires, a Pipfile or a lockfile. A lone requirements.txt
     (docs/requirements.txt) or environment.yml declares a target, not a project of its own."""
-    names = ("pyproject.toml", "setup.py", "setup.cfg", "Pipfile", *requirements.LOCKFILES)
-    return any(os.path.exists(os.path.join(directory, name)) for name in names) and requirements.declares_dependencies(directory)
+    return requirements.declares_dependencies(directory, ("pyproject.toml", "setup.py", "setup.cfg", "Pipfile",
+                                                          *requirements.LOCKFILES))
 
 
 _RESOLVERS: dict = {}

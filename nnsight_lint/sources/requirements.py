@@ -531,9 +531,12 @@ def _declares_dependencies(path: str, key: Tuple[int, int]) -> bool:
                 or poetry or _table(_table(tool, "poetry"), "group") or _table(tool, "uv").get("dev-dependencies"))
 
 
-def declares_dependencies(directory: str) -> bool:
-    """Is `directory` a project root that declares dependencies (of any package)?"""
-    return any(_declares_dependencies(path, _stat_key(path)) for path in declaring_files(directory))
+def declares_dependencies(directory: str, names: Optional[Sequence[str]] = None) -> bool:
+    """Do `directory`'s files (those of `names`, or all) declare dependencies (of any package)?"""
+    files = declaring_files(directory)
+    if names is not None:
+        files = [path for path in files if os.path.basename(path) in names]
+    return any(_declares_dependencies(path, _stat_key(path)) for path in files)
 
 
 def strongest(found: Sequence[Declared]) -> Optional[Declared]:
