@@ -149,9 +149,9 @@ WALK_SKIPPED = "{why}; skipped"
 # The run's summary (stderr, every output format).
 HIDDEN_DEMOS = "{count} finding{s} in deliberate error demos not shown: --report-deliberate-errors"
 UNPINNED_LEGACY = (
-    "note: {count} finding{s} of the nnsight <= {legacy} API in {root}, which does not pin nnsight: "
-    "this code is written for nnsight <= {legacy}, and a fresh install gets nnsight {target}, where it fails; "
-    "pin `nnsight<{next}` (or set target-version) or migrate the code"
+    "note: {count} finding{s} of the old nnsight API (NNL3xx) in {root}, which does not pin nnsight: this code is "
+    "written for nnsight <= {legacy}, and a fresh install gets nnsight {target}, where it fails; pin the nnsight it "
+    "was written for (`nnsight<{next}`, or set target-version) or migrate the code"
 )
 CHANGED_WHILE_FIXING = "the file changed on disk while it was being fixed; it was left as it now is"
 DELETED_WHILE_FIXING = "the file was deleted while it was being fixed; it was not re-created"
