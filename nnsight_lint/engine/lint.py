@@ -33,8 +33,10 @@ DEFAULT_OPTIONS = LintOptions()
 # Top-level definitions kept for rules although no trace uses them: a module's `forward` tells
 # the order of the submodules it calls (NNL202); a save in a function called outside any trace
 # (NNL105).
-# A class whose `trace` is a plain `@contextmanager` is no nnsight model (NNL001's look-alikes).
-_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\(", re.MULTILINE)
+# A class whose `trace` is a context manager of the file's own (a plain `@contextmanager`, or a
+# class with `__enter__`) is no nnsight model (NNL001's look-alikes).
+_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\("
+                               r"|^\s+def\s+__enter__\s*\(", re.MULTILINE)
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
