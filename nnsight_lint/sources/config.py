@@ -1,4 +1,5 @@
-"""Settings: `[tool.nnsight-lint]` from the nearest pyproject.toml, with command-line flags on top.
+"""Settings per file: `[tool.nnsight-lint]` of the file's nearest project, its target versions as
+the project declares them, with command-line flags on top (`Resolver`, which every door asks).
 
 Loading settings imports neither libcst nor the rules: `tomllib` (Python 3.11+) or `tomli` reads
 the file, and only a pyproject.toml that mentions nnsight-lint is parsed at all.
@@ -93,20 +94,6 @@ class Settings:
 
         globs = self.exclude + self.extend_exclude
         return bool(globs) and matches_globs(path, self.root, glob_patterns(self.root, globs))
-
-    def files(self, paths: Sequence[str], force_exclude: bool = False, **walk) -> Iterator[str]:
-        """`discovery.iter_files` with `exclude` applied: to what directory walks find, and to
-        files named explicitly only with `force_exclude` (pre-commit names every staged file)."""
-        from nnsight_lint.sources.discovery import glob_patterns, iter_files, matches_globs
-
-        walk.setdefault("respect_gitignore", self.respect_gitignore)
-        globs = self.exclude + self.extend_exclude
-        patterns = glob_patterns(self.root, globs)
-        explicit = {os.path.normpath(p) for p in paths if not os.path.isdir(p)}
-        for file in iter_files(paths, **walk):
-            if patterns and (force_exclude or file not in explicit) and matches_globs(file, self.root, patterns):
-                continue
-            yield file
 
     def describe(self) -> str:
         """The settings of `checked` as a `[tool.nnsight-lint]` table one could paste back, each key
