@@ -120,7 +120,7 @@ def _check(args) -> int:
         args.settings = resolver = _settings(args, rules.CODES)
         if args.show_settings:
             shown = [args.stdin_filename] if args.paths == ["-"] and args.stdin_filename else args.paths
-            sys.stdout.write("\n".join(resolver.for_path(p).describe() for p in shown if p != "-"))
+            sys.stdout.write("\n".join(resolver.for_path(p, exact=True).describe() for p in shown if p != "-"))
             return EXIT_CLEAN
         named = args.stdin_filename if args.paths == ["-"] else None
         stdin_settings = resolver.for_path(named) if args.paths == ["-"] else None

@@ -403,25 +403,35 @@ class Resolver:
         self._bases: dict = {}  # directory -> the Settings from its nearest config
         self._decisions: dict = {}  # (directory, package) -> Decision
         self._settings: dict = {}  # directory -> the resolved Settings
+        self._by_path: dict = {}  # a path as given -> its directory's Settings
+        self._options: dict = {}  # directory -> its LintOptions
 
-    def for_path(self, path: Optional[str]) -> Settings:
-        """The settings of the file (or directory) `path`; None: the working directory."""
+    def for_path(self, path: Optional[str], exact: bool = False) -> Settings:
+        """The settings of the file (or directory) `path`; None: the working directory. They are
+        its directory's (`checked` names the directory) unless `exact` (`--show-settings`)."""
         checked = path if path not in (None, "-") else "."
-        directory = _directory(checked)
-        settings = self._settings.get(directory)
+        settings = self._by_path.get(checked)
         if settings is None:
-            settings = with_overrides(self._base(directory), **self.flags)
-            settings = replace(
-                settings, checked=directory,
-                inferred_target=None if settings.target_version else target_of(self._decide(directory, "nnsight")),
-                inferred_transformers=None if settings.transformers_version else self._decide(directory, "transformers"),
-            )
-            self._settings[directory] = settings
-        return replace(settings, checked=os.path.abspath(checked)) if os.path.abspath(checked) != directory else settings
+            directory = _directory(checked)
+            settings = self._settings.get(directory)
+            if settings is None:
+                settings = with_overrides(self._base(directory), **self.flags)
+                settings = replace(
+                    settings, checked=directory,
+                    inferred_target=None if settings.target_version else target_of(self._decide(directory, "nnsight")),
+                    inferred_transformers=None if settings.transformers_version else self._decide(directory, "transformers"),
+                )
+                self._settings[directory] = settings
+            self._by_path[checked] = settings
+        return replace(settings, checked=os.path.abspath(checked)) if exact else settings
 
     def options(self, path: str):
         """The engine's options for `path` (its per-file-ignores are applied to the findings)."""
-        return self.for_path(path).lint_options()
+        settings = self.for_path(path)
+        options = self._options.get(settings.checked)
+        if options is None:
+            options = self._options[settings.checked] = settings.lint_options()
+        return options
 
     def _decide(self, directory: str, package: str):
         return decide(directory, package, self._decisions)
