@@ -175,7 +175,7 @@ def _unpinned_legacy(diagnostics, resolver) -> List[str]:
             settings = resolver.for_path(d.path)
             target = settings.target()
             if not target.pinned:
-                projects.setdefault(settings.root, [0, target])[0] += 1
+                projects.setdefault(target.project or settings.root, [0, target])[0] += 1
     return [messages.UNPINNED_LEGACY.format(count=count, s="s" if count != 1 else "", root=root,
                                             target=versions.show(target.version),
                                             legacy=versions.show(versions.LEGACY_UNTIL),

@@ -327,9 +327,10 @@ def decide(start: str, package: str, memo: Optional[dict] = None):
             raise ConfigError(f"{directory}: {error}") from None
         parent = os.path.dirname(directory)
         if found:
-            decision = _decision(package, requirements.strongest(found))
+            decision = replace(_decision(package, requirements.strongest(found)), project=directory)
         elif root:
-            decision = _fallback(package, f"{directory} declares its dependencies without {package}")
+            decision = replace(_fallback(package, f"{directory} declares its dependencies without {package}"),
+                               project=directory)
         elif parent == directory:
             decision = _fallback(package, f"no project file declares {package}")
         directory = parent
@@ -344,6 +345,7 @@ class Decision:
     version: Optional[str]  # the release aimed at ("0.4.3", "0.2.9", "0.4"); None: unknown
     source: str  # where it came from, for --show-settings
     pinned: bool  # a versioned declaration decided
+    project: Optional[str] = None  # the directory whose files decided, or that declares no such package
 
 
 def _decision(package: str, declared) -> "Decision":
@@ -375,8 +377,9 @@ def target_of(decision: "Decision"):
 
     version = versions.leading(decision.version) if decision.version is not None else None
     if version is None:
-        return versions.Target(versions.NEWEST, f"{decision.source}: the newest nnsight API", decision.pinned)
-    return versions.Target(version, decision.source, decision.pinned)
+        return versions.Target(versions.NEWEST, f"{decision.source}: the newest nnsight API", decision.pinned,
+                               decision.project)
+    return versions.Target(version, decision.source, decision.pinned, decision.project)
 
 
 # --- one file's settings ------------------------------------------------------------------------
