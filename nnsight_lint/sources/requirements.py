@@ -569,8 +569,10 @@ def strongest(found: Sequence[Declared]) -> Optional[Declared]:
     return best
 
 
+@functools.lru_cache(maxsize=None)
 def installed_version(package: str) -> Optional[str]:
-    """The installed distribution's version, from its metadata (the package is not imported)."""
+    """The installed distribution's version, from its metadata (the package is not imported);
+    looked up once per process (an editor's server asks at every keystroke)."""
     try:
         from importlib import metadata
     except ImportError:  # pragma: no cover
