@@ -123,12 +123,25 @@ def _explaining(path: str, lines: List[int], explains, missing: Optional[str]):
     from nnsight_lint import rules
     from nnsight_lint.engine.lint import LintOptions, lint_source
 
+    # The file's own settings (its trace names, its models), as `check` resolves them; the
+    # versions are the ones running, whatever the project declares.
     options = LintOptions(
         select=tuple(code for code in rules.CODES if code not in ("NNL000", "NNL001")),
         target_version=_installed_version(),
         report_deliberate_errors=True,
         honour_noqa=False,
     )
+    try:
+        from dataclasses import replace
+
+        from nnsight_lint.sources.config import settings_for
+        from nnsight_lint.sources.requirements import installed_version
+
+        own = settings_for(path).lint_options()
+        options = replace(options, trace_names=own.trace_names, models=own.models,
+                          transformers_version=installed_version("transformers"))
+    except Exception:  # noqa: BLE001  a broken pyproject.toml must not hide the error being explained
+        pass
     candidates = [d for d in lint_source(source, path, options) if explains(rules.rule(d.code))]
     for diagnostic in candidates:
         if diagnostic.line in lines:
