@@ -14,7 +14,7 @@ the config's layer count; the loader rebuilds the tree for any layer count.
 
 Per transformers release: `--releases` installs each release into /tmp/models-knowledge/venvs/<release>
 (`python3 -m venv`, `pip install --no-deps transformers==X` and the huggingface_hub / tokenizers /
-safetensors that release needs; torch, numpy, ... come from this project's .venv through a .pth placed
+safetensors / numpy that release needs; torch, numpy, ... come from this project's .venv through a .pth placed
 after the scratch site-packages) and runs `--measure` there. `--write` merges the measurements into ranges
 of releases with one schema each.
 """
@@ -69,32 +69,150 @@ GENERIC = {
 }
 # The config fields the schema (and the rules) read, in standard names; configs.json keeps only these.
 SCHEMA_FIELDS = ["num_hidden_layers", "hidden_size", "num_attention_heads", "num_key_value_heads", "head_dim",
-                 "intermediate_size", "vocab_size", "max_position_embeddings", "tie_word_embeddings"]
+                 "intermediate_size", "vocab_size", "tie_word_embeddings"]
 
 
 # The most used hub ids: model_type, the config-class keyword arguments of the published config.json (only the
-# fields the schemas read), and where the numbers were read. configs.json is built from these through the real
-# config class, so every other field is that class's default.
+# fields the schemas read), and where the numbers were read (public code vendoring the config, read with the
+# project's search tool; no hub access here). configs.json is built from these through the real config class,
+# so every other field is that class's default. Left out on purpose: ids whose module TREE depends on config
+# fields the schemas do not vary (facebook/opt-350m has project_in/out; falcon-40b's new decoder architecture;
+# Gemma 3 4b+ is multimodal, model_type gemma3).
+MLC = "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py"
+PYTHIA = "EleutherAI/pythia README size table (layers, model dim, heads); vocab from printed module trees"
+GPT2_SIZES = "urmi22/LLM-sebastian ch04/GPT_CONFIG_124M.py (GPT-2 small/medium/large/xl sizes)"
+
+
+def _gpt2(layers, hidden, heads):
+    return dict(n_layer=layers, n_embd=hidden, n_head=heads, vocab_size=50257, architectures=["GPT2LMHeadModel"])
+
+
+def _llama(layers, hidden, heads, kv, inter, vocab, tie=False, head_dim=None):
+    extra = {"head_dim": head_dim} if head_dim else {}
+    return dict(num_hidden_layers=layers, hidden_size=hidden, num_attention_heads=heads, num_key_value_heads=kv,
+                intermediate_size=inter, vocab_size=vocab, tie_word_embeddings=tie, **extra)
+
+
+def _neox(layers, hidden, heads, vocab):
+    return dict(num_hidden_layers=layers, hidden_size=hidden, num_attention_heads=heads,
+                intermediate_size=4 * hidden, vocab_size=vocab, architectures=["GPTNeoXForCausalLM"])
+
+
+def _neo(layers, hidden, heads):
+    return dict(num_layers=layers, hidden_size=hidden, num_heads=heads, vocab_size=50257,
+                attention_types=[[["global", "local"], layers // 2]], architectures=["GPTNeoForCausalLM"])
+
+
+def _opt(layers, hidden, heads):
+    return dict(num_hidden_layers=layers, hidden_size=hidden, word_embed_proj_dim=hidden, num_attention_heads=heads,
+                ffn_dim=4 * hidden, vocab_size=50272, architectures=["OPTForCausalLM"])
+
+
+LLAMA = ["LlamaForCausalLM"]
+QWEN2 = ["Qwen2ForCausalLM"]
+QWEN3 = ["Qwen3ForCausalLM"]
 HUB_CONFIGS: Dict[str, Tuple[str, Dict[str, Any], str]] = {
-    "openai-community/gpt2": ("gpt2", dict(n_layer=12, n_embd=768, n_head=12, vocab_size=50257, n_positions=1024,
-                                           architectures=["GPT2LMHeadModel"]),
-                              "GPT2Config's defaults (documented as the gpt2 checkpoint's)"),
-    "openai-community/gpt2-medium": ("gpt2", dict(n_layer=24, n_embd=1024, n_head=16, vocab_size=50257,
-                                                  n_positions=1024, architectures=["GPT2LMHeadModel"]), "TBD"),
-    "openai-community/gpt2-large": ("gpt2", dict(n_layer=36, n_embd=1280, n_head=20, vocab_size=50257,
-                                                 n_positions=1024, architectures=["GPT2LMHeadModel"]), "TBD"),
-    "openai-community/gpt2-xl": ("gpt2", dict(n_layer=48, n_embd=1600, n_head=25, vocab_size=50257,
-                                              n_positions=1024, architectures=["GPT2LMHeadModel"]), "TBD"),
-    "distilbert/distilgpt2": ("gpt2", dict(n_layer=6, n_embd=768, n_head=12, vocab_size=50257, n_positions=1024,
-                                           architectures=["GPT2LMHeadModel"]), "TBD"),
-    "meta-llama/Llama-2-7b-hf": ("llama", dict(num_hidden_layers=32, hidden_size=4096, num_attention_heads=32,
-                                               num_key_value_heads=32, intermediate_size=11008, vocab_size=32000,
-                                               max_position_embeddings=4096, architectures=["LlamaForCausalLM"]),
-                                 "TBD"),
-    "meta-llama/Meta-Llama-3-8B": ("llama", dict(num_hidden_layers=32, hidden_size=4096, num_attention_heads=32,
-                                                 num_key_value_heads=8, intermediate_size=14336, vocab_size=128256,
-                                                 max_position_embeddings=8192, architectures=["LlamaForCausalLM"]),
-                                   "TBD"),
+    "openai-community/gpt2": ("gpt2", _gpt2(12, 768, 12), MLC + ' "gpt2"'),
+    "openai-community/gpt2-medium": ("gpt2", _gpt2(24, 1024, 16), MLC + ' "gpt2_medium"'),
+    "openai-community/gpt2-large": ("gpt2", _gpt2(36, 1280, 20), GPT2_SIZES),
+    "openai-community/gpt2-xl": ("gpt2", _gpt2(48, 1600, 25), GPT2_SIZES),
+    "distilbert/distilgpt2": ("gpt2", _gpt2(6, 768, 12), "search excerpt (code corpus, repository not named): "
+                              "distilgpt2_config = gpt2_config with n_layer 6"),
+    "meta-llama/Llama-2-7b-hf": ("llama", dict(_llama(32, 4096, 32, 32, 11008, 32000), architectures=LLAMA),
+                                 MLC + ' "llama2_7b"'),
+    "meta-llama/Llama-2-13b-hf": ("llama", dict(_llama(40, 5120, 40, 40, 13824, 32000), architectures=LLAMA),
+                                  MLC + ' "llama2_13b"'),
+    "meta-llama/Llama-2-70b-hf": ("llama", dict(_llama(80, 8192, 64, 8, 28672, 32000), architectures=LLAMA),
+                                  MLC + ' "llama2_70b"'),
+    "meta-llama/Meta-Llama-3-8B": ("llama", dict(_llama(32, 4096, 32, 8, 14336, 128256), architectures=LLAMA),
+                                   MLC + ' "llama3_8b" (commented out there)'),
+    "meta-llama/Meta-Llama-3-8B-Instruct": ("llama", dict(_llama(32, 4096, 32, 8, 14336, 128256),
+                                                          architectures=LLAMA), MLC + ' "llama3_8b"'),
+    "meta-llama/Llama-3.1-8B": ("llama", dict(_llama(32, 4096, 32, 8, 14336, 128256), architectures=LLAMA),
+                                MLC + ' "llama3_1_8b"'),
+    "meta-llama/Llama-3.1-8B-Instruct": ("llama", dict(_llama(32, 4096, 32, 8, 14336, 128256), architectures=LLAMA),
+                                         MLC + ' "llama3_1_8b"'),
+    "meta-llama/Llama-3.1-70B": ("llama", dict(_llama(80, 8192, 64, 8, 28672, 128256), architectures=LLAMA),
+                                 MLC + ' "llama3_1_70b"'),
+    "meta-llama/Llama-3.2-1B": ("llama", dict(_llama(16, 2048, 32, 8, 8192, 128256, True, 64), architectures=LLAMA),
+                                MLC + ' "llama3_2_1b"; kevinstephano/thunder_model_blocks hf_llama/llama_config.py'),
+    "meta-llama/Llama-3.2-1B-Instruct": ("llama", dict(_llama(16, 2048, 32, 8, 8192, 128256, True, 64),
+                                                       architectures=LLAMA),
+                                         "kevinstephano/thunder_model_blocks hf_llama/llama_config.py"),
+    "meta-llama/Llama-3.2-3B": ("llama", dict(_llama(28, 3072, 24, 8, 8192, 128256, True, 128), architectures=LLAMA),
+                                MLC + ' "llama3_2_3b"'),
+    "meta-llama/Llama-3.2-3B-Instruct": ("llama", dict(_llama(28, 3072, 24, 8, 8192, 128256, True, 128),
+                                                       architectures=LLAMA), MLC + ' "llama3_2_3b"'),
+    "mistralai/Mistral-7B-v0.1": ("mistral", dict(_llama(32, 4096, 32, 8, 14336, 32000),
+                                                  architectures=["MistralForCausalLM"]), MLC + ' "mistral_7b"'),
+    "mistralai/Mistral-7B-Instruct-v0.3": ("mistral", dict(_llama(32, 4096, 32, 8, 14336, 32768),
+                                                           architectures=["MistralForCausalLM"]),
+                                           MLC + ' "mistral_7b_v03"'),
+    "mistralai/Mixtral-8x7B-v0.1": ("mixtral", dict(_llama(32, 4096, 32, 8, 14336, 32000), num_local_experts=8,
+                                                    num_experts_per_tok=2, architectures=["MixtralForCausalLM"]),
+                                    MLC + ' "Mixtral-8x7B-v0.1"'),
+    "Qwen/Qwen2-0.5B": ("qwen2", dict(_llama(24, 896, 14, 2, 4864, 151936, True), architectures=QWEN2),
+                        MLC + ' "qwen2_0_5b"'),
+    "Qwen/Qwen2-1.5B": ("qwen2", dict(_llama(28, 1536, 12, 2, 8960, 151936, True), architectures=QWEN2),
+                        MLC + ' "qwen2_1_5b"'),
+    "Qwen/Qwen2-7B": ("qwen2", dict(_llama(28, 3584, 28, 4, 18944, 152064), architectures=QWEN2),
+                      MLC + ' "qwen2_7b"'),
+    "Qwen/Qwen2.5-3B": ("qwen2", dict(_llama(36, 2048, 16, 2, 11008, 151936, True), architectures=QWEN2),
+                        MLC + ' "qwen2.5_3b"'),
+    "Qwen/Qwen3-0.6B": ("qwen3", dict(_llama(28, 1024, 16, 8, 3072, 151936, True, 128), architectures=QWEN3),
+                        MLC + ' "qwen3_0.6b"'),
+    "Qwen/Qwen3-1.7B": ("qwen3", dict(_llama(28, 2048, 16, 8, 6144, 151936, True, 128), architectures=QWEN3),
+                        MLC + ' "qwen3_1.7b"'),
+    "Qwen/Qwen3-4B": ("qwen3", dict(_llama(36, 2560, 32, 8, 9728, 151936, True, 128), architectures=QWEN3),
+                      MLC + ' "qwen3_4b" (commented out there)'),
+    "Qwen/Qwen3-8B": ("qwen3", dict(_llama(36, 4096, 32, 8, 12288, 151936, False, 128), architectures=QWEN3),
+                      MLC + ' "qwen3_8b" (commented out there)'),
+    "google/gemma-2b": ("gemma", dict(_llama(18, 2048, 8, 1, 16384, 256000, True, 256),
+                                      architectures=["GemmaForCausalLM"]), MLC + ' "gemma_2b"'),
+    "google/gemma-7b": ("gemma", dict(_llama(28, 3072, 16, 16, 24576, 256000, True, 256),
+                                      architectures=["GemmaForCausalLM"]),
+                        "UbiquitousLearning/mllm src/models/gemma/README.md (7B)"),
+    "google/gemma-2-2b": ("gemma2", dict(_llama(26, 2304, 8, 4, 9216, 256000, True, 256),
+                                         architectures=["Gemma2ForCausalLM"]), MLC + ' "gemma2_2b"'),
+    "google/gemma-2-9b": ("gemma2", dict(_llama(42, 3584, 16, 8, 14336, 256000, True, 256),
+                                         architectures=["Gemma2ForCausalLM"]), MLC + ' "gemma2_9b"'),
+    "google/gemma-2-27b": ("gemma2", dict(_llama(46, 4608, 32, 16, 36864, 256000, True, 128),
+                                          architectures=["Gemma2ForCausalLM"]), MLC + ' "gemma2_27b"'),
+    "google/gemma-3-1b-it": ("gemma3_text", dict(_llama(26, 1152, 4, 1, 6912, 262144, True, 256),
+                                                 architectures=["Gemma3ForCausalLM"]), MLC + ' "gemma3_1b_it"'),
+    "google/gemma-3-1b-pt": ("gemma3_text", dict(_llama(26, 1152, 4, 1, 6912, 262144, True, 256),
+                                                 architectures=["Gemma3ForCausalLM"]),
+                             MLC + ' "gemma3_1b_it" (the same model before instruction tuning)'),
+    "microsoft/phi-2": ("phi", dict(num_hidden_layers=32, hidden_size=2560, num_attention_heads=32,
+                                    intermediate_size=10240, vocab_size=51200, architectures=["PhiForCausalLM"]),
+                        MLC + ' "phi-2" (its older phi-msft names n_layer/n_embd/n_head)'),
+    "microsoft/Phi-3-mini-4k-instruct": ("phi3", dict(_llama(32, 3072, 32, 32, 8192, 32064),
+                                                      architectures=["Phi3ForCausalLM"]),
+                                         MLC + ' "phi-3" (commented out there)'),
+    "microsoft/Phi-3.5-mini-instruct": ("phi3", dict(_llama(32, 3072, 32, 32, 8192, 32064),
+                                                     architectures=["Phi3ForCausalLM"]), MLC + ' "phi-3_5"'),
+    "EleutherAI/pythia-70m": ("gpt_neox", _neox(6, 512, 8, 50304), PYTHIA),
+    "EleutherAI/pythia-160m": ("gpt_neox", _neox(12, 768, 12, 50304), PYTHIA),
+    "EleutherAI/pythia-410m": ("gpt_neox", _neox(24, 1024, 16, 50304), PYTHIA),
+    "EleutherAI/pythia-1b": ("gpt_neox", _neox(16, 2048, 8, 50304), PYTHIA),
+    "EleutherAI/pythia-1.4b": ("gpt_neox", _neox(24, 2048, 16, 50304), PYTHIA),
+    "EleutherAI/pythia-2.8b": ("gpt_neox", _neox(32, 2560, 32, 50304), PYTHIA),
+    "EleutherAI/pythia-6.9b": ("gpt_neox", _neox(32, 4096, 32, 50432), PYTHIA + " (Retruth/deontic README: 50432)"),
+    "EleutherAI/pythia-12b": ("gpt_neox", _neox(36, 5120, 40, 50688), PYTHIA + " (Retruth/deontic README: 50688)"),
+    "EleutherAI/gpt-j-6b": ("gptj", dict(n_layer=28, n_embd=4096, n_head=16, rotary_dim=64, vocab_size=50400,
+                                         architectures=["GPTJForCausalLM"]), MLC + ' "gpt_j"'),
+    "EleutherAI/gpt-neo-125m": ("gpt_neo", _neo(12, 768, 12), "GPT-Neo model cards' sizes (not found vendored)"),
+    "EleutherAI/gpt-neo-1.3B": ("gpt_neo", _neo(24, 2048, 16), "GPTNeoConfig's defaults (documented as gpt-neo-1.3B)"),
+    "EleutherAI/gpt-neo-2.7B": ("gpt_neo", _neo(32, 2560, 20), "GPT-Neo model cards' sizes (not found vendored)"),
+    "facebook/opt-125m": ("opt", _opt(12, 768, 12), "search excerpt (code corpus, repository not named): "
+                          "OPT_125M_CONFIG"),
+    "facebook/opt-1.3b": ("opt", _opt(24, 2048, 32), "search excerpt (code corpus, repository not named): "
+                          "OPT_1_3B_CONFIG; a second one with opt-1.3b/6.7b/13b"),
+    "facebook/opt-2.7b": ("opt", _opt(32, 2560, 32), "OPT paper's size table (the search excerpt was cut there)"),
+    "facebook/opt-6.7b": ("opt", _opt(32, 4096, 32), "search excerpt (code corpus, repository not named): opt-6.7b"),
+    "tiiuae/falcon-7b": ("falcon", dict(num_hidden_layers=32, hidden_size=4544, num_attention_heads=71,
+                                        vocab_size=65024, architectures=["FalconForCausalLM"]),
+                         "FalconConfig's defaults are falcon-7b's (its docstring); 32 layers per the model card"),
 }
 # Legacy ids the hub redirects to their organisation's id.
 LEGACY_IDS = {"gpt2": "openai-community/gpt2", "gpt2-medium": "openai-community/gpt2-medium",
@@ -333,7 +451,7 @@ def release_venv(release: str) -> str:
     needed = []
     for requirement in requires:
         name = re.split(r"[<>=!~ ;\[]", requirement, 1)[0].strip()
-        if name.lower().replace("_", "-") not in ("huggingface-hub", "tokenizers", "safetensors"):
+        if name.lower().replace("_", "-") not in ("huggingface-hub", "tokenizers", "safetensors", "numpy"):
             continue
         check = (f"import importlib.metadata as m, sys; from packaging.requirements import Requirement; "
                  f"r = Requirement({requirement!r});\n"
@@ -352,9 +470,16 @@ def _clean_env(site: str) -> Dict[str, str]:
     return env
 
 
-def run_release(release: str) -> str:
+def run_release(release: str, again: bool = False) -> str:
     os.makedirs(MEASURED, exist_ok=True)
     out = os.path.join(MEASURED, f"{release}.json")
+    if not again and os.path.exists(out):
+        try:
+            with open(out) as handle:
+                if "error" not in json.load(handle):
+                    return out  # measured already
+        except ValueError:
+            pass
     try:
         python = release_venv(release)
     except subprocess.CalledProcessError as error:
