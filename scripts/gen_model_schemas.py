@@ -493,6 +493,40 @@ def run_release(release: str, again: bool = False) -> str:
     return out
 
 
+def published_releases() -> List[str]:
+    """Every final transformers release on the package index (pip's own listing)."""
+    done = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "transformers"],
+                          capture_output=True, text=True, check=True)
+    line = next(l for l in done.stdout.splitlines() if l.startswith("Available versions:"))
+    return sorted((v.strip() for v in line.split(":", 1)[1].split(",") if re.fullmatch(r"[\d.]+", v.strip())),
+                  key=_version_key)
+
+
+def _signature(measurement: Dict[str, Any]) -> Dict[str, Any]:
+    """What a release says modules return (and which exist), the facts a change point is searched for."""
+    return {arch: {path: (node.get("out"), node.get("in")) for path, node in entry["nodes"].items()}
+            for arch, entry in measurement.get("architectures", {}).items()}
+
+
+def bisect(low: str, high: str) -> None:
+    """Between measured releases whose outputs differ, measure the release halfway, until every change
+    point is pinned to the first release that shows it."""
+    releases = [r for r in published_releases() if _version_key(low) <= _version_key(r) <= _version_key(high)]
+    while True:
+        measured = {m["transformers"]: m for m in load_measurements() if "error" not in m}
+        done = [r for r in releases if r in measured]
+        todo = None
+        for a, b in zip(done, done[1:]):
+            between = [r for r in releases if _version_key(a) < _version_key(r) < _version_key(b)
+                       and not os.path.exists(os.path.join(MEASURED, f"{r}.json"))]
+            if between and _signature(measured[a]) != _signature(measured[b]):
+                todo = between[len(between) // 2]
+                break
+        if todo is None:
+            return
+        print(coverage([json.load(open(run_release(todo)))]), flush=True)
+
+
 def _record_failure(out: str, release: str, why: str) -> None:
     with open(out, "w") as handle:
         json.dump({"transformers": release, "error": why[:500]}, handle, indent=1)
@@ -647,6 +681,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--measure", metavar="OUT", help="measure the installed transformers into OUT")
     parser.add_argument("--releases", nargs="*", help="measure these transformers releases in scratch venvs")
+    parser.add_argument("--bisect", nargs=2, metavar=("LOW", "HIGH"),
+                        help="measure releases between LOW and HIGH until each output change has its first release")
     parser.add_argument("--write", action="store_true", help="write the bundled tables from the measurements")
     args = parser.parse_args(argv)
     if args.measure:
@@ -657,6 +693,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     for release in args.releases or []:
         out = run_release(release)
         print(coverage([json.load(open(out))]), flush=True)
+    if args.bisect:
+        bisect(*args.bisect)
     if args.write:
         measurements = load_measurements()
         write(measurements)

@@ -265,3 +265,23 @@ def test_the_docs_table_is_the_data():
     start, end = gen.DOC_MARKERS
     assert start in text and end in text
     assert text.split(start)[1].split(end)[0].strip() == gen.releases_table().strip()
+
+
+def test_every_stored_range_builds():
+    """Every range of every architecture rebuilds into a tree whose values parse, at 1 and 40 layers."""
+    for architecture in models.architectures():
+        for item in models._ranges(architecture):
+            for count in (1, 40):
+                schema = models._build(architecture, item.range, count)
+                assert schema.module(item.layers).length == count
+                assert schema.module(f"{item.layers}.{count - 1}").type == item.nodes[item.layers + ".0"]["type"]
+                ranks = list(_all_ranks(schema.root))
+                assert len(ranks) == len(set(ranks)), (architecture, item.range)
+
+
+def test_unknown_architectures_have_no_schema():
+    assert models.schema_for({"model_type": "bert", "num_hidden_layers": 2}) is None
+    assert models.schema_for({}) is None
+    assert models.schema_for({"model_type": "gpt2", "n_layer": "twelve"}) is None  # a broken config is unknown
+    assert models.schema_for({"model_type": "gpt2"}).layer_count == 12  # absent: GPT2Config's default
+    assert models.config_from_class("NoSuchConfig", {}) is None
