@@ -32,45 +32,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "nnsight_lint", "knowledge", "models")
 SCRATCH = "/tmp/models-knowledge"
 MEASURED = os.path.join(SCRATCH, "measured")  # one JSON per measured release
+sys.path.insert(0, ROOT)  # the scratch venvs see this checkout's package through here, not an install
 
-# model_type -> extra tiny-config keyword arguments (real attribute names) the generic ones do not cover.
-ARCHITECTURES: Dict[str, Dict[str, Any]] = {
-    "gpt2": {},
-    "llama": {},
-    "mistral": {},
-    "mixtral": {"num_local_experts": 2, "num_experts_per_tok": 2},  # every expert sees every token: no routing luck
-    "qwen2": {},
-    "qwen3": {},
-    "gemma": {},
-    "gemma2": {},
-    "gemma3_text": {},
-    "phi": {},
-    "phi3": {},
-    "gpt_neox": {},
-    "gptj": {"rotary_dim": 4},
-    "gpt_neo": {"attention_types": [[["global", "local"], 1], [["global"], 1]], "window_size": 4},
-    "opt": {"word_embed_proj_dim": 16, "ffn_dim": 24},
-    "falcon": {},
-    "bloom": {},
-    "olmo": {},
-    "olmo2": {},
-    "starcoder2": {},
-    "stablelm": {},
-}
-
-BATCH, SEQ, HIDDEN, HEADS, HEAD_DIM, LAYERS, VOCAB, INTERMEDIATE = 3, 5, 16, 2, 8, 3, 96, 24
-DIM_NAMES = {BATCH: "batch", SEQ: "seq", HIDDEN: "hidden", HEADS: "heads", HEAD_DIM: "head_dim",
-             VOCAB: "vocab", INTERMEDIATE: "intermediate", BATCH * SEQ: "tokens", 1: "1"}
-# Standard config names (as PretrainedConfig's attribute_map speaks them) -> the tiny value.
-GENERIC = {
-    "hidden_size": HIDDEN, "num_attention_heads": HEADS, "num_key_value_heads": HEADS, "head_dim": HEAD_DIM,
-    "num_hidden_layers": LAYERS, "vocab_size": VOCAB, "intermediate_size": INTERMEDIATE, "n_inner": INTERMEDIATE,
-    "max_position_embeddings": 32, "pad_token_id": 0, "bos_token_id": 1, "eos_token_id": 2,
-}
-# The config fields the schema (and the rules) read, in standard names; configs.json keeps only these.
-SCHEMA_FIELDS = ["num_hidden_layers", "hidden_size", "num_attention_heads", "num_key_value_heads", "head_dim",
-                 "intermediate_size", "vocab_size", "tie_word_embeddings"]
-
+from nnsight_lint.knowledge.extract import (  # noqa: E402  (the measuring, shared with live_schema)
+    ARCHITECTURES, SCHEMA_FIELDS, config_class, measure, measure_architecture, real_name, tiny_config,  # noqa: F401
+)
 
 # The most used hub ids: model_type, the config-class keyword arguments of the published config.json (only the
 # fields the schemas read), and where the numbers were read (public code vendoring the config, read with the
@@ -220,206 +186,6 @@ LEGACY_IDS = {"gpt2": "openai-community/gpt2", "gpt2-medium": "openai-community/
               "distilgpt2": "distilbert/distilgpt2"}
 
 
-# ---------------------------------------------------------------- measuring the installed transformers
-
-def config_class(model_type: str):
-    from transformers import CONFIG_MAPPING
-    return CONFIG_MAPPING[model_type]
-
-
-def real_name(cls, name: str) -> str:
-    return dict(getattr(cls, "attribute_map", {}) or {}).get(name, name)
-
-
-def tiny_config(model_type: str):
-    cls = config_class(model_type)
-    default = cls()
-    kwargs: Dict[str, Any] = {}
-    for name, value in GENERIC.items():
-        real = real_name(cls, name)
-        if isinstance(getattr(cls, real, None), property):
-            continue  # derived (falcon's head_dim)
-        if hasattr(default, real) or name in ("num_hidden_layers", "hidden_size", "vocab_size"):
-            kwargs[real] = value
-    kwargs.update(ARCHITECTURES[model_type])
-    return cls(**kwargs)
-
-
-def layer_key(cls) -> str:
-    return real_name(cls, "num_hidden_layers")
-
-
-def describe(value: Any, depth: int = 0) -> str:
-    """A value as the compact string the bundled table stores: tensor(batch,seq,hidden), tuple(...), ..."""
-    import torch
-    from transformers.utils import ModelOutput
-
-    if value is None:
-        return "none"
-    if isinstance(value, torch.Tensor):
-        return "tensor(" + ",".join(DIM_NAMES.get(int(size), "?") for size in value.shape) + ")"
-    if isinstance(value, ModelOutput):
-        fields = [k for k, v in value.items() if v is not None]
-        return f"model_output[{type(value).__name__}](" + ",".join(fields) + ")"
-    if isinstance(value, (tuple, list)):
-        if depth >= 2:
-            return "tuple(...)"
-        return "tuple(" + ",".join(describe(v, depth + 1) for v in value) + ")"
-    return f"other[{type(value).__name__}]"
-
-
-def public_attributes(module) -> List[str]:
-    import torch
-
-    names = set(name for name, _ in module.named_parameters(recurse=False))
-    names |= set(name for name, _ in module.named_buffers(recurse=False))
-    names |= set(getattr(module, "_non_persistent_buffers_set", ()))
-    for name, value in vars(module).items():
-        if name.startswith("_") or name == "training" or isinstance(value, torch.nn.Module):
-            continue
-        names.add(name)
-    return sorted(names)
-
-
-def measure_architecture(model_type: str) -> Dict[str, Any]:
-    """One architecture under the installed transformers: {"layers": path, "nodes": {path: node}, ...}."""
-    import torch
-    from transformers import AutoModelForCausalLM
-
-    config = tiny_config(model_type)
-    torch.manual_seed(0)
-    model = AutoModelForCausalLM.from_config(config).eval()
-    names = {id(m): name for name, m in model.named_modules(remove_duplicate=False)}
-    fired: List[str] = []
-    outputs: Dict[str, str] = {}
-    inputs: Dict[str, str] = {}
-
-    def pre(name):
-        def hook(module, args, kwargs):
-            if name not in inputs:
-                inputs[name] = describe(args[0] if args else next(iter(kwargs.values()), None))
-        return hook
-
-    def post(name):
-        def hook(module, args, output):
-            if name not in outputs:
-                outputs[name] = describe(output)
-                fired.append(name)
-        return hook
-
-    handles = []
-    for name, module in model.named_modules():
-        handles.append(module.register_forward_pre_hook(pre(name), with_kwargs=True))
-        handles.append(module.register_forward_hook(post(name)))
-    ids = torch.randint(3, VOCAB, (BATCH, SEQ))
-    with torch.no_grad():
-        model(input_ids=ids, attention_mask=torch.ones_like(ids))
-    for handle in handles:
-        handle.remove()
-    del names
-
-    count = getattr(config, layer_key(type(config)))
-    lists = [name for name, m in model.named_modules()
-             if isinstance(m, torch.nn.ModuleList) and len(m) == count and name]
-    if len(lists) != 1:
-        raise RuntimeError(f"{model_type}: expected one decoder-layer list of length {count}, found {lists}")
-    layers = lists[0]
-    rank = {name: i for i, name in enumerate(fired)}
-    nodes: Dict[str, Dict[str, Any]] = {}
-    for name, module in model.named_modules():
-        node: Dict[str, Any] = {"type": type(module).__name__, "attrs": public_attributes(module)}
-        if isinstance(module, (torch.nn.ModuleList, torch.nn.Sequential, torch.nn.ModuleDict)):
-            node["length"] = len(module)
-        if name in outputs:
-            node["out"] = outputs[name]
-        if name in inputs:
-            node["in"] = inputs[name]
-        if name in rank:
-            node["rank"] = rank[name]
-        nodes[name] = node
-    return compress(model_type, nodes, layers, count)
-
-
-def _in_layer(path: str, layers: str) -> Optional[Tuple[int, str]]:
-    if not path.startswith(layers + "."):
-        return None
-    index, _, rest = path[len(layers) + 1:].partition(".")
-    return int(index), rest
-
-
-def compress(model_type: str, nodes: Dict[str, Dict[str, Any]], layers: str, count: int) -> Dict[str, Any]:
-    """Keep layer 0 as the template of every layer, checking that every layer is the same and that the
-    hook order repeats per layer: ranks outside the layers are before them (< start) or after them."""
-    per_layer: List[Dict[str, Dict[str, Any]]] = [{} for _ in range(count)]
-    outside: Dict[str, Dict[str, Any]] = {}
-    for path, node in nodes.items():
-        where = _in_layer(path, layers)
-        if where is None:
-            outside[path] = node
-        else:
-            per_layer[where[0]][where[1]] = node
-    ranked = [n["rank"] for n in per_layer[0].values() if "rank" in n]
-    start, span = (min(ranked), len(ranked)) if ranked else (0, 0)
-    for i, layer in enumerate(per_layer):
-        for rest, node in layer.items():
-            template = dict(per_layer[0].get(rest, {}))
-            if "rank" in template:
-                template["rank"] += i * span
-            if template != node:
-                raise RuntimeError(f"{model_type}: layer {i} differs from layer 0 at {rest!r}: {node} vs {template}")
-    for path, node in outside.items():
-        if "rank" in node and start <= node["rank"] < start + count * span:
-            raise RuntimeError(f"{model_type}: {path!r} runs between the decoder layers")
-    template = {}
-    for path, node in nodes.items():
-        where = _in_layer(path, layers)
-        if where is not None and where[0] != 0:
-            continue
-        node = dict(node)
-        if "rank" in node and where is None and node["rank"] >= start + count * span:
-            node["rank"] -= (count - 1) * span  # stored as if there were one layer
-        if path == layers:
-            node["length"] = "layers"
-        template[path] = node
-    cls = config_class(model_type)
-    return {"layers": layers, "layer_key": layer_key(cls), "layer_start": start, "layer_span": span,
-            "nodes": template}
-
-
-def config_defaults(model_type: str) -> Dict[str, Any]:
-    """The config class's name, attribute_map and defaults of the schema fields (real attribute names)."""
-    cls = config_class(model_type)
-    default = cls().to_dict()
-    # A field the class derives from others (Llama's head_dim = hidden_size // heads) is no default.
-    other = cls(**{real_name(cls, "hidden_size"): 64, real_name(cls, "num_attention_heads"): 2}).to_dict()
-    fields = {}
-    for name in SCHEMA_FIELDS:
-        real = real_name(cls, name)
-        if real in default and (other.get(real) == default[real] or name in ("hidden_size", "num_attention_heads")):
-            fields[real] = default[real]
-    return {"class": cls.__name__, "model_type": model_type,
-            "attribute_map": dict(getattr(cls, "attribute_map", {}) or {}), "defaults": fields}
-
-
-def measure(architectures: Optional[List[str]] = None) -> Dict[str, Any]:
-    import transformers
-
-    result: Dict[str, Any] = {"transformers": transformers.__version__, "architectures": {}, "absent": {},
-                              "failed": {}, "classes": {}}
-    for model_type in architectures or list(ARCHITECTURES):
-        try:
-            config_class(model_type)
-        except KeyError:
-            result["absent"][model_type] = "no such model_type in this release"
-            continue
-        try:
-            result["architectures"][model_type] = measure_architecture(model_type)
-            result["classes"][model_type] = config_defaults(model_type)
-        except Exception as error:  # recorded, reported by --write
-            result["failed"][model_type] = f"{type(error).__name__}: {error}"[:300]
-    return result
-
-
 # ---------------------------------------------------------------- running releases in scratch venvs
 
 def _version_key(version: str) -> Tuple[int, ...]:
@@ -431,8 +197,7 @@ def release_venv(release: str) -> str:
     venv = os.path.join(SCRATCH, "venvs", release)
     python = os.path.join(venv, "bin", "python")
     if not os.path.exists(python):
-        subprocess.run([sys.executable.replace("python", "python"), "-m", "venv", "--without-pip", venv],
-                       check=True)
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
     site = subprocess.run([python, "-c", "import site; print(site.getsitepackages()[0])"],
                           check=True, capture_output=True, text=True).stdout.strip()
     base = os.path.join(ROOT, ".venv", "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")

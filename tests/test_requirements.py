@@ -158,3 +158,15 @@ def test_show_settings_names_file_and_line(tmp_path):
     shown = run_cli("check", "--show-settings", "x.py", cwd=tmp_path).stdout
     assert f"# settings for: {tmp_path / 'x.py'}" in shown
     assert f"# target-version: 0.4 ({tmp_path}/requirements.txt:3: nnsight==0.4.3)" in shown
+
+
+def test_old_api_in_an_unpinned_project_is_explained_once(tmp_path):
+    legacy = ('from nnsight import LanguageModel\nmodel = LanguageModel("gpt2")\nwith model.trace("hello world"):\n'
+              '    a = model.lm_head.output.save()\n    b = model.transformer.h[0].output.save()\nprint(a.value, b.value)\n')
+    layout(tmp_path, {"loose/requirements.txt": "nnsight\n", "loose/a.py": legacy, "loose/b.py": legacy,
+                      "pinned/requirements.txt": "nnsight==0.8.1\n", "pinned/a.py": legacy})
+    result = run_cli("check", "--no-cache", ".", cwd=tmp_path)
+    assert result.stdout.count("NNL301") == 6  # every finding is kept
+    notes = [line for line in result.stderr.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1, result.stderr
+    assert f"4 findings of the old nnsight API (NNL3xx) in {tmp_path / 'loose'}, which does not pin nnsight" in notes[0]

@@ -120,7 +120,7 @@ def _check(args) -> int:
         args.settings = resolver = _settings(args, rules.CODES)
         if args.show_settings:
             shown = [args.stdin_filename] if args.paths == ["-"] and args.stdin_filename else args.paths
-            sys.stdout.write("\n".join(resolver.for_path(p).describe() for p in shown if p != "-"))
+            sys.stdout.write("\n".join(resolver.for_path(p, exact=True).describe() for p in shown if p != "-"))
             return EXIT_CLEAN
         named = args.stdin_filename if args.paths == ["-"] else None
         stdin_settings = resolver.for_path(named) if args.paths == ["-"] else None
@@ -175,7 +175,7 @@ def _unpinned_legacy(diagnostics, resolver) -> List[str]:
             settings = resolver.for_path(d.path)
             target = settings.target()
             if not target.pinned:
-                projects.setdefault(settings.root, [0, target])[0] += 1
+                projects.setdefault(target.project or settings.root, [0, target])[0] += 1
     return [messages.UNPINNED_LEGACY.format(count=count, s="s" if count != 1 else "", root=root,
                                             target=versions.show(target.version),
                                             legacy=versions.show(versions.LEGACY_UNTIL),

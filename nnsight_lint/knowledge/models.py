@@ -403,9 +403,19 @@ def _expand_ranges(entry: Mapping[str, Any]) -> List[_Range]:
     return result
 
 
+def schema_from_entry(architecture: str, range_: str, entry: Mapping[str, Any], count: int) -> Schema:
+    """A schema from one measurement in the generator's format (extract.live_schema's cached ones)."""
+    item = _Range(range_, range_.lstrip("=<>"), entry["layers"], entry["layer_start"], entry["layer_span"],
+                  entry["layer_key"], entry["nodes"])
+    return _tree(architecture, item, count)
+
+
 @functools.lru_cache(maxsize=256)
 def _build(architecture: str, range_: str, count: int) -> Schema:
-    item = next(r for r in _ranges(architecture) if r.range == range_)
+    return _tree(architecture, next(r for r in _ranges(architecture) if r.range == range_), count)
+
+
+def _tree(architecture: str, item: _Range, count: int) -> Schema:
     layers, start, span = item.layers, item.layer_start, item.layer_span
     made: Dict[str, Dict[str, Any]] = {}
     for path, node in item.nodes.items():

@@ -48,6 +48,7 @@ class Target:
     version: Version = NEWEST
     source: str = "default: the newest nnsight API"
     pinned: bool = True  # False: no versioned requirement decided (the project does not pin nnsight)
+    project: Optional[str] = None  # the directory whose files decided (or declare no nnsight); None: none
 
 
 # How a requirement's specifiers aim at a version, as --show-settings says it.

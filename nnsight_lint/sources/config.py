@@ -1,4 +1,5 @@
-"""Settings: `[tool.nnsight-lint]` from the nearest pyproject.toml, with command-line flags on top.
+"""Settings per file: `[tool.nnsight-lint]` of the file's nearest project, its target versions as
+the project declares them, with command-line flags on top (`Resolver`, which every door asks).
 
 Loading settings imports neither libcst nor the rules: `tomllib` (Python 3.11+) or `tomli` reads
 the file, and only a pyproject.toml that mentions nnsight-lint is parsed at all.
@@ -93,20 +94,6 @@ class Settings:
 
         globs = self.exclude + self.extend_exclude
         return bool(globs) and matches_globs(path, self.root, glob_patterns(self.root, globs))
-
-    def files(self, paths: Sequence[str], force_exclude: bool = False, **walk) -> Iterator[str]:
-        """`discovery.iter_files` with `exclude` applied: to what directory walks find, and to
-        files named explicitly only with `force_exclude` (pre-commit names every staged file)."""
-        from nnsight_lint.sources.discovery import glob_patterns, iter_files, matches_globs
-
-        walk.setdefault("respect_gitignore", self.respect_gitignore)
-        globs = self.exclude + self.extend_exclude
-        patterns = glob_patterns(self.root, globs)
-        explicit = {os.path.normpath(p) for p in paths if not os.path.isdir(p)}
-        for file in iter_files(paths, **walk):
-            if patterns and (force_exclude or file not in explicit) and matches_globs(file, self.root, patterns):
-                continue
-            yield file
 
     def describe(self) -> str:
         """The settings of `checked` as a `[tool.nnsight-lint]` table one could paste back, each key
@@ -340,9 +327,10 @@ def decide(start: str, package: str, memo: Optional[dict] = None):
             raise ConfigError(f"{directory}: {error}") from None
         parent = os.path.dirname(directory)
         if found:
-            decision = _decision(package, requirements.strongest(found))
+            decision = replace(_decision(package, requirements.strongest(found)), project=directory)
         elif root:
-            decision = _fallback(package, f"{directory} declares its dependencies without {package}")
+            decision = replace(_fallback(package, f"{directory} declares its dependencies without {package}"),
+                               project=directory)
         elif parent == directory:
             decision = _fallback(package, f"no project file declares {package}")
         directory = parent
@@ -357,6 +345,7 @@ class Decision:
     version: Optional[str]  # the release aimed at ("0.4.3", "0.2.9", "0.4"); None: unknown
     source: str  # where it came from, for --show-settings
     pinned: bool  # a versioned declaration decided
+    project: Optional[str] = None  # the directory whose files decided, or that declares no such package
 
 
 def _decision(package: str, declared) -> "Decision":
@@ -388,8 +377,9 @@ def target_of(decision: "Decision"):
 
     version = versions.leading(decision.version) if decision.version is not None else None
     if version is None:
-        return versions.Target(versions.NEWEST, f"{decision.source}: the newest nnsight API", decision.pinned)
-    return versions.Target(version, decision.source, decision.pinned)
+        return versions.Target(versions.NEWEST, f"{decision.source}: the newest nnsight API", decision.pinned,
+                               decision.project)
+    return versions.Target(version, decision.source, decision.pinned, decision.project)
 
 
 # --- one file's settings ------------------------------------------------------------------------
@@ -416,25 +406,35 @@ class Resolver:
         self._bases: dict = {}  # directory -> the Settings from its nearest config
         self._decisions: dict = {}  # (directory, package) -> Decision
         self._settings: dict = {}  # directory -> the resolved Settings
+        self._by_path: dict = {}  # a path as given -> its directory's Settings
+        self._options: dict = {}  # directory -> its LintOptions
 
-    def for_path(self, path: Optional[str]) -> Settings:
-        """The settings of the file (or directory) `path`; None: the working directory."""
+    def for_path(self, path: Optional[str], exact: bool = False) -> Settings:
+        """The settings of the file (or directory) `path`; None: the working directory. They are
+        its directory's (`checked` names the directory) unless `exact` (`--show-settings`)."""
         checked = path if path not in (None, "-") else "."
-        directory = _directory(checked)
-        settings = self._settings.get(directory)
+        settings = self._by_path.get(checked)
         if settings is None:
-            settings = with_overrides(self._base(directory), **self.flags)
-            settings = replace(
-                settings, checked=directory,
-                inferred_target=None if settings.target_version else target_of(self._decide(directory, "nnsight")),
-                inferred_transformers=None if settings.transformers_version else self._decide(directory, "transformers"),
-            )
-            self._settings[directory] = settings
-        return replace(settings, checked=os.path.abspath(checked)) if os.path.abspath(checked) != directory else settings
+            directory = _directory(checked)
+            settings = self._settings.get(directory)
+            if settings is None:
+                settings = with_overrides(self._base(directory), **self.flags)
+                settings = replace(
+                    settings, checked=directory,
+                    inferred_target=None if settings.target_version else target_of(self._decide(directory, "nnsight")),
+                    inferred_transformers=None if settings.transformers_version else self._decide(directory, "transformers"),
+                )
+                self._settings[directory] = settings
+            self._by_path[checked] = settings
+        return replace(settings, checked=os.path.abspath(checked)) if exact else settings
 
     def options(self, path: str):
         """The engine's options for `path` (its per-file-ignores are applied to the findings)."""
-        return self.for_path(path).lint_options()
+        settings = self.for_path(path)
+        options = self._options.get(settings.checked)
+        if options is None:
+            options = self._options[settings.checked] = settings.lint_options()
+        return options
 
     def _decide(self, directory: str, package: str):
         return decide(directory, package, self._decisions)

@@ -24,18 +24,25 @@ NOTEBOOK_SUFFIXES = (".ipynb",)
 
 
 class _Matcher:
-    """Patterns of one sign compiled together: literal names and paths in sets, the others in one
-    regular expression (a name without `/` matches a path's last part, as git says)."""
+    """Patterns of one sign compiled together: literal names and paths in sets, `*suffix` and
+    `prefix*` names in sets by length, the others in one regular expression (a pattern without `/`
+    matches a path's last part, as git says). A path is checked in a few set lookups, whatever
+    the number of patterns, unless many of them have wildcards in the middle."""
 
-    __slots__ = ("names", "paths", "name_regex", "path_regex")
+    __slots__ = ("names", "paths", "suffixes", "prefixes", "name_regex", "path_regex")
 
     def __init__(self, globs: Sequence[Tuple[str, bool]]) -> None:  # (glob, anchored)
         self.names, self.paths = set(), set()
+        self.suffixes: Dict[int, set] = {}
+        self.prefixes: Dict[int, set] = {}
         by_name, by_path = [], []
         for glob, anchored in globs:
-            literal = not any(c in glob for c in "*?[\\")
-            if literal:
+            inner = glob[1:] if glob.startswith("*") else glob[:-1] if glob.endswith("*") else None
+            if not _wild(glob):
                 (self.paths if anchored else self.names).add(glob)
+            elif not anchored and inner and not _wild(inner):
+                table = self.suffixes if glob.startswith("*") else self.prefixes
+                table.setdefault(len(inner), set()).add(inner)
             else:
                 (by_path if anchored else by_name).append(_glob_to_regex(glob))
         self.name_regex = _alternation(by_name)
@@ -45,9 +52,15 @@ class _Matcher:
         return (
             name in self.names
             or relative in self.paths
+            or any(len(name) >= n and name[-n:] in ends for n, ends in self.suffixes.items())
+            or any(name[:n] in starts for n, starts in self.prefixes.items())
             or (self.name_regex is not None and self.name_regex.match(name) is not None)
             or (self.path_regex is not None and self.path_regex.match(relative) is not None)
         )
+
+
+def _wild(glob: str) -> bool:
+    return any(c in glob for c in "*?[\\")
 
 
 def _alternation(regexes: List[str]):

@@ -14,8 +14,6 @@ from the package itself: the installed version comes from its distribution's met
 """
 from __future__ import annotations
 
-import ast
-import configparser
 import functools
 import json
 import os
@@ -305,6 +303,8 @@ def _pipfile(package: str, path: str, text: str) -> Iterator[Declared]:
 
 
 def _setup_cfg(package: str, path: str, text: str) -> Iterator[Declared]:
+    import configparser
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(text)
@@ -326,6 +326,8 @@ def _setup_cfg(package: str, path: str, text: str) -> Iterator[Declared]:
 
 
 def _setup_py(package: str, path: str, text: str) -> Iterator[Declared]:
+    import ast
+
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
@@ -466,7 +468,26 @@ _READERS: Dict[str, Callable[[str, str, str], Iterator[Declared]]] = {
 
 
 def declaring_files(directory: str) -> List[str]:
-    """The files of `directory` that may declare requirements, in the order they are read."""
+    """The files of `directory` that may declare requirements, in the order they are read
+    (remembered while the directory's own mtime stays the same: files come and go with it)."""
+    try:
+        key = os.stat(directory).st_mtime_ns
+    except OSError:
+        return []
+    known = _LISTINGS.get(directory)
+    if known is not None and known[0] == key:
+        return known[1]
+    if len(_LISTINGS) > 4096:
+        _LISTINGS.clear()
+    found = _declaring_files(directory)
+    _LISTINGS[directory] = (key, found)
+    return found
+
+
+_LISTINGS: Dict[str, Tuple[int, List[str]]] = {}
+
+
+def _declaring_files(directory: str) -> List[str]:
     try:
         names = set(os.listdir(directory))
     except OSError:
@@ -548,8 +569,10 @@ def strongest(found: Sequence[Declared]) -> Optional[Declared]:
     return best
 
 
+@functools.lru_cache(maxsize=None)
 def installed_version(package: str) -> Optional[str]:
-    """The installed distribution's version, from its metadata (the package is not imported)."""
+    """The installed distribution's version, from its metadata (the package is not imported);
+    looked up once per process (an editor's server asks at every keystroke)."""
     try:
         from importlib import metadata
     except ImportError:  # pragma: no cover
