@@ -163,6 +163,11 @@ WORKER_CRASHED = "internal error: the parser crashed on this file (its worker pr
 RETOLD_AT = "nnsight-lint {code} ({name}) at {where} explains this error."
 ORIGINAL_ERROR = "The original error: {text}"
 ORIGINAL_WARNING = "The original warning: {text}"
+LSP_AFTER_SHUTDOWN = "the server has been asked to shut down; it answers no more requests ({method})"
+# Torch's words in the warnings a rule re-tells at run time (a rule's `WARNS` names them): a
+# warning holding none of them is shown untouched, without linting anything.
+TORCH_NON_LEAF_GRAD = "is not a leaf Tensor is being accessed"
+RETOLD_WARNINGS = (TORCH_NON_LEAF_GRAD,)
 
 
 def grad_order_runtime(name, line: int) -> str:
