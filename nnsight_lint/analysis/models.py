@@ -29,7 +29,7 @@ import libcst as cst
 from nnsight_lint.analysis.scope import dotted_name
 from nnsight_lint.analysis.tree import body_of, children
 
-WRAPPERS = frozenset({"LanguageModel", "NNsight", "VLLM"})
+WRAPPERS = frozenset({"LanguageModel", "TransformersModel", "NNsight", "VLLM"})
 RECEIVER_CALLS = frozenset({"trace", "generate", "scan", "session"})
 _FIXTURES = frozenset({"pytest.fixture", "fixture", "pytest_asyncio.fixture"})
 _DEPTH = 8  # how many hops (names, calls, files) a resolution may take
@@ -64,8 +64,10 @@ class ModelRef:
         return self.ref is not None or self.config_class is not None
 
     def identity(self) -> tuple:
+        """What two constructions must share to build the same model (helpers' call sites must agree)."""
+        keywords = tuple((k, _code(v)) for k, v in sorted(self.keywords.items()) if k not in ("tokenizer", "dispatch"))
         return (self.wrapper, self.ref, self.model_class, self.config_class,
-                tuple(sorted(self.config_kwargs.items(), key=repr)), self.opaque, tuple(sorted(self.rename.items())))
+                tuple(sorted(self.config_kwargs.items(), key=repr)), self.opaque, keywords)
 
     def keyword(self, name: str) -> object:
         """The literal value of a keyword argument of the construction; `None` when absent;
@@ -75,6 +77,11 @@ class ModelRef:
 
 
 NOT_LITERAL = _NOT_LITERAL
+_EMPTY = cst.Module([])
+
+
+def _code(node: cst.CSTNode) -> str:
+    return _EMPTY.code_for_node(node)
 
 
 def literal(node: cst.CSTNode) -> object:
@@ -732,7 +739,7 @@ def _choose(bindings: List[_Binding], order: Optional[int]) -> Optional[_Binding
     if len(before) == 1 or (len(values) == 1 and all(b.value is not None for b in before)):
         return last
     # several candidates in branches: only when they are the same code (`x = LanguageModel(ID)` twice)
-    texts = {cst.Module([]).code_for_node(b.value) if b.value is not None else None for b in before}
+    texts = {_code(b.value) if b.value is not None else None for b in before}
     return last if len(texts) == 1 and None not in texts else None
 
 

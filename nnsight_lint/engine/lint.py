@@ -36,7 +36,7 @@ DEFAULT_OPTIONS = LintOptions()
 # A class whose `trace` is a plain `@contextmanager` is no nnsight model (NNL001's look-alikes).
 # A definition that builds an nnsight model says which model a trace runs on (`analysis/models.py`).
 _KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\("
-                               r"|\b(?:LanguageModel|NNsight|VLLM)\(", re.MULTILINE)
+                               r"|\b(?:LanguageModel|TransformersModel|NNsight|VLLM)\(", re.MULTILINE)
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:

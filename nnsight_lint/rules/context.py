@@ -87,3 +87,15 @@ class RuleContext:
     def diagnostic(self, code: str, node: cst.CSTNode, message: str, fix: Optional[Fix] = None) -> Diagnostic:
         start, end = self.span(node)
         return Diagnostic(self.path, code, message, start, end, fix)
+
+
+def measured_order(trace, context: RuleContext):
+    """The measured forward order of the model `trace` runs on (`schemas.forward_times`), for
+    `forward_order.compare`; None when the model is not known (the hand ranks decide)."""
+    cache = context.__dict__.setdefault("_measured_orders", {})
+    if id(trace) not in cache:
+        from nnsight_lint.analysis.schemas import forward_times, known_model
+
+        known = known_model(trace, context.models, context.transformers_version)
+        cache[id(trace)] = forward_times(known) if known is not None else None
+    return cache[id(trace)]
