@@ -398,5 +398,5 @@ NNL404_USES = {
     "item-store": "item assignment raises `TypeError: 'tuple' object does not support item assignment`",
     "attribute": "`.{name}` raises AttributeError on a tuple",
     "arith": "arithmetic on a tuple raises TypeError, or silently repeats it (`* n`)",
-    "torch-call": "`{name}()` raises TypeError on a tuple",
+    "torch-call": "`{name}()` fails on a tuple (TypeError or AttributeError)",
 }

@@ -67,7 +67,7 @@ class ModelRef:
         """What two constructions must share to build the same model (helpers' call sites must agree)."""
         keywords = tuple((k, _code(v)) for k, v in sorted(self.keywords.items()) if k not in ("tokenizer", "dispatch"))
         return (self.wrapper, self.ref, self.model_class, self.config_class,
-                tuple(sorted(self.config_kwargs.items(), key=repr)), self.opaque, keywords)
+                repr(sorted(self.config_kwargs.items(), key=repr)), self.opaque, keywords)
 
     def keyword(self, name: str) -> object:
         """The literal value of a keyword argument of the construction; `None` when absent;

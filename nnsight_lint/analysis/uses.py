@@ -8,7 +8,7 @@ Built on first use from one walk of the file's tree (a parent map), only when a 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, List, Optional
 
 import libcst as cst
@@ -34,6 +34,7 @@ class Use:
     name: str = ""
     store: bool = False
     via: Optional[str] = None
+    saved: bool = False  # through a name bound to the access's `.save()`
 
 
 class Uses:
@@ -57,11 +58,11 @@ class Uses:
         direct = self._use(node, access, None)
         if direct is not None:
             found.append(direct)
-        for name, binding in self._bound_names(node):
+        for name, binding, saved in self._bound_names(node):
             for read in self._reads_after(binding, name):
                 use = self._use(read.node, access, name)
                 if use is not None:
-                    found.append(use)
+                    found.append(replace(use, saved=saved))
         return found
 
     def _use(self, node: cst.CSTNode, access: Event, via: Optional[str]) -> Optional[Use]:
@@ -104,16 +105,17 @@ class Uses:
         """`h = <access>` or `h = <access>.save()`: the name and its BIND event."""
         value = node
         parent = self.parent(value)
+        saved = False
         if type(parent) is cst.Attribute and parent.attr.value == "save":
             call = self.parent(parent)
             if type(call) is cst.Call and call.func is parent and not call.args:
-                value, parent = call, self.parent(call)
+                value, parent, saved = call, self.parent(call), True
         if type(parent) is cst.Assign and parent.value is value and len(parent.targets) == 1:
             target = parent.targets[0].target
             if type(target) is cst.Name:
                 for event in self.model.named(EventKind.BIND, target.value):
                     if event.node is target:
-                        yield target.value, event
+                        yield target.value, event, saved
 
     def _reads_after(self, binding: Event, name: str):
         """The reads of `name` after `binding` in the same scope, until it is bound again."""

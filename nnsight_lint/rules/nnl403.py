@@ -78,7 +78,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             continue
         access = context.module.code_for_node(event.node)
         for use in uses(model).of(event):
-            if id(use.node) in reported or use.kind not in ("item", "unpack"):
+            if id(use.node) in reported or use.kind not in ("item", "unpack") or use.saved:
                 continue
             reported.add(id(use.node))
             written = context.module.code_for_node(use.node)
