@@ -354,7 +354,8 @@ NNL403_TITLE = "a module's tensor output indexed as if it were a tuple"
 NNL404_TITLE = "a module's tuple output used as if it were a tensor"
 
 
-def nnl401(written: str, resolved, model: str, parent: str, missing: str, children, suggestion) -> str:
+def nnl401(written: str, resolved, model: str, parent: str, missing: str, children, suggestion,
+           raises: str = " (AttributeError when the trace runs)") -> str:
     listed = ", ".join(f"`{c}`" for c in children[:8]) + (", ..." if len(children) > 8 else "")
     where = f"under `{parent}`" if parent else "at its top"
     text = f"`{written}`" + (f" (`{resolved}`)" if resolved else "")
@@ -362,7 +363,7 @@ def nnl401(written: str, resolved, model: str, parent: str, missing: str, childr
     text += f" (its children: {listed})" if children else " (it has no children)"
     if suggestion:
         text += f"; {model.split(' ')[0]} calls it `{suggestion}`"
-    return text + " (AttributeError when the trace runs)"
+    return text + raises
 
 
 def nnl402(written: str, model: str, index: int, layers: str, count: int, how: str = "") -> str:
