@@ -89,6 +89,7 @@ class _Builder:
         self.without_grad: List[str] = []  # `with torch.no_grad():` / `@torch.no_grad()` around, outside traces
         self.functions: List[tuple] = []  # defs still to walk as written: (def, scope, without_grad, top)
         self.top: Optional[cst.CSTNode] = None  # the module-level statement being walked
+        self.within: Optional[cst.CSTNode] = None  # the small statement (or compound header) being walked
         self.sessions: List[cst.With] = []
         self.lookalikes = lookalike_classes(module, trace_names)
 
@@ -156,7 +157,8 @@ class _Walker:
     # -- events --------------------------------------------------------------------------------
 
     def emit(self, kind: EventKind, node: cst.CSTNode, where: Where, **facts) -> Event:
-        event = Event(kind, node, where, next(self.builder.order), **facts)
+        event = Event(kind, node, where, next(self.builder.order), top=self.builder.top, within=self.builder.within,
+                      **facts)
         self.builder.model.events.append(event)
         return event
 
@@ -229,8 +231,10 @@ class _Walker:
             self._frames.pop()
 
     def statement(self, node: cst.CSTNode, where: Where) -> None:
+        self.builder.within = node
         if isinstance(node, cst.SimpleStatementLine):
             for small in node.body:
+                self.builder.within = small
                 self.small_statement(small, where)
         elif isinstance(node, cst.With):
             self.with_statement(node, where)
@@ -417,6 +421,7 @@ class _Walker:
         branch: Optional[cst.CSTNode] = node
         while branch is not None:
             if isinstance(branch, cst.If):
+                self.builder.within = branch
                 self.expr(branch.test, _in_arm(where, node, arm))
                 self.block(body_of(branch), _in_arm(where, node, arm))
                 branch = branch.orelse

@@ -239,6 +239,8 @@ class Event:
     statement: Optional[cst.CSTNode] = None  # BIND: the small statement or compound header binding it
     saved: bool = False  # BIND: the value is `<x>.save()` / `nnsight.save(x)`
     from_model: bool = False  # BIND: the value derives from a module access (or such a name)
+    top: Optional[cst.CSTNode] = field(default=None, repr=False)  # the module-level statement walked when it was seen
+    within: Optional[cst.CSTNode] = field(default=None, repr=False)  # the small statement (or compound) being walked
 
 
 @dataclass(eq=False)

@@ -73,11 +73,11 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         if value is None or value.kind != "tensor" or not value.dims or value.dims[0] != "batch":
             continue
         layer = len(path) == len(known.layers) + 1 and tuple(walked.path[:-1]) == known.layers
-        since = known.schema.output_since(walked.path) if event.access == "output" else None
+        since = _since(known, walked.path) if event.access == "output" else None
         if not layer and since is None:
             continue
-        access = context.module.code_for_node(event.node)
         for use in uses(model).of(event):
+            access = context.module.code_for_node(event.node)
             if id(use.node) in reported or use.kind not in ("item", "unpack") or use.saved:
                 continue
             reported.add(id(use.node))
@@ -88,3 +88,12 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             else:
                 text = messages.nnl403_unpack(use.via or access, known.name, value.dims, known.transformers_words(), since)
             yield context.diagnostic(CODE, use.node, text)
+
+
+def _since(known, path) -> object:
+    """`Schema.output_since`, asked once per module template (the layers share one)."""
+    template = tuple("?" if isinstance(p, int) else p for p in path)
+    cache = known.__dict__.setdefault("_since", {}) if hasattr(known, "__dict__") else {}
+    if template not in cache:
+        cache[template] = known.schema.output_since(path)
+    return cache[template]
