@@ -355,11 +355,12 @@ NNL404_TITLE = "a module's tuple output used as if it were a tensor"
 
 
 def nnl401(written: str, resolved, model: str, parent: str, missing: str, children, suggestion,
-           raises: str = " (AttributeError when the trace runs)") -> str:
+           raises: str = " (AttributeError when the trace runs)", transformers: str = "") -> str:
+    in_transformers = f" in {transformers}" if transformers else ""
     listed = ", ".join(f"`{c}`" for c in children[:8]) + (", ..." if len(children) > 8 else "")
     where = f"under `{parent}`" if parent else "at its top"
     text = f"`{written}`" + (f" (`{resolved}`)" if resolved else "")
-    text += f": this {model} has no module `{missing.lstrip('.')}` {where}"
+    text += f": this {model}{in_transformers} has no module `{missing.lstrip('.')}` {where}"
     text += f" (its children: {listed})" if children else " (it has no children)"
     if suggestion:
         text += f"; {model.split(' ')[0]} calls it `{suggestion}`"

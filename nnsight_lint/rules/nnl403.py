@@ -3,17 +3,17 @@
 ## What it does
 Reports `[0]` (or any integer `[k]`) and tuple unpacking on the `.output` of a module whose output
 is a tensor for the transformers the project targets, where it once was (or is commonly taken
-for) a tuple: the decoder layers. In transformers 5 a decoder block returns the hidden-state
-TENSOR `(batch, seq, hidden)` (Llama, Mistral, Qwen, Gemma and Phi-3 since 4.54, Gemma 2/3 since
-5.0, GPT-NeoX since 5.2, GPT-2 since 5.3, Phi and OPT since 5.4, GPT-J since 5.24: measured, see
-`docs/models.md`). Also `[k]` on a decoder layer's `.input`, its first positional argument (a
-tensor; `.inputs` is `(args, kwargs)`).
+for) a tuple: the decoder layers. From a release that depends on the architecture (Llama 4.54,
+GPT-2 5.3, ...: measured per release, see `docs/models.md`; the message names it) a decoder block
+returns the hidden-state TENSOR `(batch, seq, hidden)`. Also `[k]` on a decoder layer's `.input`,
+its first positional argument (a tensor; `.inputs` is `(args, kwargs)`).
 
 The model must be known (see NNL401). Not reported: the model's own output (`model.output[0]`,
 `.logits`), `.inputs[0][0]`, explicit tensor indexing (`output[0, -1, :]`, `output[:, -1]`),
 attention modules (they return tuples: `attn.output[0]` is right), and blocks that still return
 a tuple (GPT-Neo, Falcon). The message says which transformers release it assumed when the
-project's is unknown (`transformers-version`).
+project's is unknown (`transformers-version`). A saved value indexed after the trace
+(`h = layer.output.save()`, then `h[0]`) is left alone: a batch row is often what is meant there.
 
 ## Why is this bad?
 It is silent. `h[i].output[0]` is batch row 0, shape `(seq, hidden)`: with two prompts in one

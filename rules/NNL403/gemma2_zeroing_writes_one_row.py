@@ -1,4 +1,4 @@
-"""Zeroing `layers[0].output[0][:]` on Gemma 2 (a tensor since 5.0) zeroes the first prompt's rows
+"""Zeroing `layers[0].output[0][:]` on Gemma 2 zeroes the first prompt's rows
 only.
 """
 from nnsight import LanguageModel

@@ -1,4 +1,4 @@
-"""GPT-2's block returns the hidden-state tensor (transformers 5.3+): `[0]` is the first prompt's
+"""GPT-2's block returns the hidden-state tensor (in transformers 5): `[0]` is the first prompt's
 rows only, silently.
 """
 from nnsight import LanguageModel

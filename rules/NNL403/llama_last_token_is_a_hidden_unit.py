@@ -1,4 +1,4 @@
-"""`layers[i].output[0][:, -1]` on a Llama (a tensor since 4.54) is hidden unit -1 of every token
+"""`layers[i].output[0][:, -1]` on a Llama is hidden unit -1 of every token
 of the first prompt, not the last token's state.
 """
 from nnsight import LanguageModel

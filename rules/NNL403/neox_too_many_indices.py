@@ -1,4 +1,4 @@
-"""`layers[0].output[0][:, -1, :]` on GPT-NeoX (a tensor since 5.2): `[0]` already dropped the
+"""`layers[0].output[0][:, -1, :]` on GPT-NeoX: `[0]` already dropped the
 batch dimension.
 """
 # runtime-raises: too many indices for tensor of dimension 2

@@ -1,4 +1,4 @@
-"""Unpacking an OPT block's output as `(hidden, ...)` splits the batch (a tensor since 5.4).
+"""Unpacking an OPT block's output as `(hidden, ...)` splits the batch.
 """
 from nnsight import LanguageModel
 from transformers import OPTConfig, OPTForCausalLM
