@@ -287,6 +287,17 @@ class FileModel:
         receiver resolves to, or None."""
         return self._resolved()[1].get(id(call))
 
+    _guards: Optional[object] = field(default=None, repr=False)
+
+    def guarded(self, node: cst.Attribute) -> bool:
+        """Is the attribute read `node` a version guard's (`x.value if hasattr(x, "value") else x`):
+        evaluated only where the object has the attribute (`analysis.guards`)?"""
+        if self._guards is None:
+            from nnsight_lint.analysis.guards import Guards
+
+            self._guards = Guards(self.module)
+        return self._guards.guarded(node)
+
     def trace_events(self, trace: Trace) -> List[Event]:
         """The events that run in `trace` (indexed on first use: rules ask once per trace)."""
         if self._by_trace is None or self._indexed != len(self.events):
