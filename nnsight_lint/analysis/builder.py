@@ -56,8 +56,10 @@ _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.Genera
 _DEFINITIONS = frozenset({cst.Lambda, cst.FunctionDef, cst.ClassDef})
 
 
-def build_file_model(module: cst.Module, trace_names: Iterable[str] = ("trace",)) -> FileModel:
+def build_file_model(module: cst.Module, trace_names: Iterable[str] = ("trace",), path: Optional[str] = None) -> FileModel:
+    """`path`: the file's, for what model resolution reads beside it (`conftest.py`, project modules)."""
     builder = _Builder(module, frozenset(trace_names))
+    builder.model.path = path
     scope = builder.scope_of(module.body, None)
     walker = _Walker(builder, None, {})
     for statement in module.body:
@@ -87,6 +89,7 @@ class _Builder:
         self.without_grad: List[str] = []  # `with torch.no_grad():` / `@torch.no_grad()` around, outside traces
         self.functions: List[tuple] = []  # defs still to walk as written: (def, scope, without_grad, top)
         self.top: Optional[cst.CSTNode] = None  # the module-level statement being walked
+        self.within: Optional[cst.CSTNode] = None  # the small statement (or compound header) being walked
         self.sessions: List[cst.With] = []
         self.lookalikes = lookalike_classes(module, trace_names)
 
@@ -154,7 +157,8 @@ class _Walker:
     # -- events --------------------------------------------------------------------------------
 
     def emit(self, kind: EventKind, node: cst.CSTNode, where: Where, **facts) -> Event:
-        event = Event(kind, node, where, next(self.builder.order), **facts)
+        event = Event(kind, node, where, next(self.builder.order), top=self.builder.top, within=self.builder.within,
+                      **facts)
         self.builder.model.events.append(event)
         return event
 
@@ -195,6 +199,7 @@ class _Walker:
                     self.expr(arg.value, where)
         if isinstance(tracer, cst.Name):
             self.emit(EventKind.BIND, tracer, where, name=tracer.value, value=call, statement=opener)
+        trace.file = self.builder.model
         self.builder.model.traces.append(trace)
         walker.body(body_of(node), inside)
         trace.end = next(self.builder.order)
@@ -226,8 +231,10 @@ class _Walker:
             self._frames.pop()
 
     def statement(self, node: cst.CSTNode, where: Where) -> None:
+        self.builder.within = node
         if isinstance(node, cst.SimpleStatementLine):
             for small in node.body:
+                self.builder.within = small
                 self.small_statement(small, where)
         elif isinstance(node, cst.With):
             self.with_statement(node, where)
@@ -353,7 +360,7 @@ class _Walker:
             value = item.item
             attr = call_attr(value)
             if self.trace is None and attr == "session" and isinstance(value.func, cst.Attribute):
-                session = Session(node, next(self.builder.order))
+                session = Session(node, next(self.builder.order), call=value, file=self.builder.model)
                 self.builder.model.sessions.append(session)
                 self.expr(value, where)
                 inner = replace(inner, session=node)
@@ -414,6 +421,7 @@ class _Walker:
         branch: Optional[cst.CSTNode] = node
         while branch is not None:
             if isinstance(branch, cst.If):
+                self.builder.within = branch
                 self.expr(branch.test, _in_arm(where, node, arm))
                 self.block(body_of(branch), _in_arm(where, node, arm))
                 branch = branch.orelse

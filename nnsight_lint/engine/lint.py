@@ -26,7 +26,7 @@ class LintOptions:
     report_deliberate_errors: bool = False  # also inside `pytest.raises` / a `try` that catches it
     honour_noqa: bool = True  # the runtime hook explains an error even where `# noqa` hid its finding
     transformers_version: Optional[str] = None  # the transformers the code is written for ("4.57.1"); None: unknown
-    models: Mapping[str, str] = field(default_factory=dict)  # [tool.nnsight-lint.models]: name/id -> hub id or config.json
+    models: Mapping[str, str] = field(default_factory=dict, hash=False)  # [tool.nnsight-lint.models]: name/id -> hub id or config.json
 
 
 DEFAULT_OPTIONS = LintOptions()
@@ -34,9 +34,10 @@ DEFAULT_OPTIONS = LintOptions()
 # the order of the submodules it calls (NNL202); a save in a function called outside any trace
 # (NNL105).
 # A class whose `trace` is a context manager of the file's own (a plain `@contextmanager`, or a
-# class with `__enter__`) is no nnsight model (NNL001's look-alikes).
+# class with `__enter__`) is no nnsight model (NNL001's look-alikes). A definition that builds an
+# nnsight model says which model a trace runs on (`analysis/models.py`).
 _KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\("
-                               r"|^\s+def\s+__enter__\s*\(", re.MULTILINE)
+                               r"|^\s+def\s+__enter__\s*\(|\b(?:LanguageModel|TransformersModel|NNsight|VLLM)\(", re.MULTILINE)
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
@@ -289,11 +290,12 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext
 
-    file_model = build_file_model(module, options.trace_names)
+    file_model = build_file_model(module, options.trace_names, path)
     if not file_model.traces and not file_model.events:
         return []
     context = RuleContext(path, module, module.code if text is None else text, options.target_version,
                           options.report_deliberate_errors, positions_cache)
+    context.models, context.transformers_version = options.models, options.transformers_version
     # Findings are mostly inside traces: positions look in their statements first.
     context.tops = [trace.top for trace in file_model.traces if trace.top is not None]
     if piece is not None:
