@@ -438,8 +438,8 @@ class _Walker:
         else:
             self.expr(node.test, where)
         self.block(body_of(node), inside)
-        if node.orelse is not None:
-            self.block(body_of(node.orelse), where)
+        if node.orelse is not None:  # skipped by a `break`: an arm of its own
+            self.block(body_of(node.orelse), _in_arm(where, node.orelse, 0))
 
     def try_statement(self, node, where: Where) -> None:
         self.block(body_of(node), _in_arm(where, node, 0))

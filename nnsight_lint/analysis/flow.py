@@ -8,7 +8,7 @@ outermost context of an event and find a name's bindings and reads in evaluation
 from __future__ import annotations
 
 import bisect
-from typing import Dict, Iterator, List, Optional, Tuple, Union
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 
@@ -99,6 +99,22 @@ def helper_saves(model: FileModel, call: cst.Call) -> Optional[bool]:
                 index[id(site)] = index.get(id(site), False) or event.kind is EventKind.SAVE
         model._flow_helpers = index
     return index.get(id(call))
+
+
+def reaching(bindings: Sequence[Event]) -> List[Event]:
+    """Of the bindings of one name, in evaluation order, those whose value the name may still hold
+    after the last of them: each one that no later binding always overwrites. A later binding always
+    runs after an earlier one unless it sits in an arm the earlier one is not in (an if/elif/else,
+    try/except or match arm, a loop's `else:`); a loop's body is taken to run (NNL101's fix saves
+    the binding in `for block in model.transformer.h:`, not the one before the loop)."""
+    kept: List[Event] = []
+    overwriting: List[FrozenSet[Tuple[int, int]]] = []  # the arms of the later bindings seen
+    for event in reversed(bindings):
+        arms = frozenset(event.where.branches)
+        if not any(later <= arms for later in overwriting):
+            kept.append(event)
+            overwriting.append(arms)
+    return kept[::-1]
 
 
 def first_after(events: Iterator[Event], name: str) -> Optional[Event]:
