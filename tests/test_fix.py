@@ -27,6 +27,7 @@ from nnsight_lint.engine.fixing import (
     MAX_PASSES,
     FixError,
     apply_fixes,
+    compose,
     fix_text,
     unified_diff,
 )
@@ -437,6 +438,22 @@ def test_apply_fixes_takes_one_copy_of_a_repeated_fix_and_defers_overlaps() -> N
     assert apply_fixes(text, [flip, flip, inside, overlapping]) == ("f.b(None, True)\n", 2)
     same_point = Fix((Edit(at(4), at(4), "g, "),)), Fix((Edit(at(4), at(4), "h, "),))
     assert apply_fixes(text, same_point)[1] == 1  # two insertions at one point: their order is a guess
+
+
+def test_a_fix_over_several_parts_is_taken_whole_or_not_at_all() -> None:
+    """A notebook's fixes edit cells: one whose edit in some cell overlaps a fix already taken there
+    waits for the next pass with ALL its edits, never half applied (half of NNL101's `(...).save()`
+    inside NNL206's rewritten line would not parse)."""
+    cells = {1: "with m.trace(): h = -x\n", 2: "print(h)\n"}
+    own_line = [(1, Edit(Position(1, 16), Position(1, 23), "\n    h = -x"))]
+    save = [(1, Edit(Position(1, 21), Position(1, 21), "(")), (1, Edit(Position(1, 23), Position(1, 23), ").save()"))]
+    elsewhere = [(2, Edit(Position(1, 7), Position(1, 8), "g"))]
+    texts, applied = compose(cells, [save, own_line, elsewhere])  # in document order: own_line first
+    assert (texts, applied) == ({1: "with m.trace():\n    h = -x\n", 2: "print(g)\n"}, 2)
+    texts, applied = compose(cells, [own_line, save + elsewhere])  # save waits, with its edit in cell 2
+    assert (texts, applied) == ({1: "with m.trace():\n    h = -x\n", 2: "print(h)\n"}, 1)
+    texts, applied = compose(cells, [save, elsewhere])
+    assert (texts, applied) == ({1: "with m.trace(): h = (-x).save()\n", 2: "print(g)\n"}, 2)
 
 
 def test_unified_diff_splits_lines_where_python_does() -> None:
