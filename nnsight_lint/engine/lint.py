@@ -81,7 +81,7 @@ class TraceOpener:
         self._with = re.compile(text(r"with\b"))
         self._bom, self._ends, self._escaped = text("\ufeff"), text("\r\n\""), text("\\n")
         self._blanks, self._space, self._dot, self._colon, self._async = (
-            text(" \t"), text(" \t\r\n"), text("."), text(":"), text("async"))
+            text(" \t\f"), text(" \t\r\n"), text("."), text(":"), text("async"))
 
     def search(self, text):
         for start in sorted(self._calls(text)):
