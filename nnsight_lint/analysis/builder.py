@@ -536,6 +536,8 @@ class _Walker:
                 self.emit(EventKind.READ, node, where, name=node.value, store=store)
             return
         if kind in _DEFINITIONS:
+            if kind is cst.Lambda and self.trace is None:
+                self.lambda_reads(node, where)
             return
         if kind is cst.Attribute:
             attr = node.attr.value
@@ -572,6 +574,34 @@ class _Walker:
             self.expr(child, where)
         if kind is cst.Call:
             self.call(node, where)
+
+    def lambda_reads(self, node: cst.Lambda, where: Where) -> None:
+        """A lambda outside any trace: its defaults run here, and its free names are read when it is
+        called, mostly right where it is written (a `key=`, a callback), so they count as read here."""
+        params = node.params
+        every = [*params.posonly_params, *params.params, *params.kwonly_params]
+        every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+        for param in every:
+            if param.default is not None:
+                self.expr(param.default, where)
+        bound = {p.name.value for p in every}
+        stack, names = [node.body], []
+        while stack:
+            current = stack.pop()
+            kind = type(current)
+            if kind is cst.Name:
+                names.append(current)
+            elif kind is cst.Lambda:
+                inner = current.params
+                bound |= {p.name.value for p in (*inner.posonly_params, *inner.params, *inner.kwonly_params)}
+                stack.append(current.body)
+                continue
+            elif kind is cst.CompFor:
+                bound |= {n.value for n in _names_in(current.target)}
+            stack.extend(reversed(list(children(current))))  # popped in source order
+        for name in names:
+            if name.value not in bound and name.value not in ("True", "False", "None"):
+                self.emit(EventKind.READ, name, where, name=name.value)
 
     def comprehension(self, node, where: Where) -> None:
         """`for` clauses first (their targets are bound), then the element."""

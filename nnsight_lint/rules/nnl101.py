@@ -21,6 +21,9 @@ with model.trace("The Eiffel Tower is in"):
 print(h.shape)
 ```
 
+A lambda written after the trace (`sorted(xs, key=lambda i: h[i])`) reads `h` too: it is
+reported as a read where the lambda stands.
+
 ## Right code
 ```python
 with model.trace("The Eiffel Tower is in"):
