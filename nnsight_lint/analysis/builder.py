@@ -41,7 +41,7 @@ from nnsight_lint.analysis.autograd import (
 )
 from nnsight_lint.analysis.calls import call_attr, has_input, helper_for, iter_bound, lookalike_classes
 from nnsight_lint.analysis.paths import ACCESS_KIND, is_access, iterated_module_path, module_path, unwrap_iteration
-from nnsight_lint.analysis.tree import body_of, children, statement_blocks
+from nnsight_lint.analysis.tree import body_of, children, every_child, statement_blocks
 from nnsight_lint.analysis.scope import (
     Scope,
     backward_kind,
@@ -240,11 +240,18 @@ class _Walker:
         elif isinstance(node, cst.Match):
             self.expr(node.subject, where)
             for arm, case in enumerate(node.cases):
-                self.block(body_of(case), _in_arm(where, node, arm))
+                inside = _in_arm(where, node, arm)
+                for name in _captures(case.pattern):  # `case [first, *rest]:` binds first and rest
+                    self.bind_name(name, None, inside, case, False)
+                if case.guard is not None:
+                    self.expr(case.guard, inside)
+                self.block(body_of(case), inside)
         elif isinstance(node, cst.FunctionDef):
+            self.bind_name(node.name, None, where, node, False)  # `def h():` rebinds `h`
             if self.trace is None:  # inside a trace a definition runs nothing: calls are inlined
                 self.function(node, where, self.builder.function_scope(node))
         elif isinstance(node, cst.ClassDef):
+            self.bind_name(node.name, None, where, node, False)
             if self.trace is None:
                 methods = {s.name.value: s for s in body_of(node) if isinstance(s, cst.FunctionDef)}
                 for method in methods.values():
@@ -714,6 +721,25 @@ def _names_in(target: cst.CSTNode) -> List[cst.Name]:
     if isinstance(target, cst.StarredElement):
         return _names_in(target.value)
     return []
+
+
+def _captures(pattern: cst.MatchPattern) -> List[cst.Name]:
+    """The names a `case` pattern binds, in source order: `x`, `[x, *rest]`, `{"k": x, **rest}`,
+    `Point(x=x)`, `A() as x`, `x | y`'s names."""
+    found: List[cst.Name] = []
+    stack: List[cst.CSTNode] = [pattern]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.MatchValue or kind is cst.MatchSingleton:
+            continue  # a value compared, not bound (`case Color.RED:`)
+        if kind is cst.MatchAs or kind is cst.MatchStar:
+            if isinstance(node.name, cst.Name):
+                found.append(node.name)
+        elif kind is cst.MatchMapping and isinstance(node.rest, cst.Name):
+            found.append(node.rest)
+        stack.extend(reversed([c for c in every_child(node) if isinstance(c, cst.CSTNode) and type(c) is not cst.Name]))
+    return found
 
 
 def _in_arm(where: Where, statement: cst.CSTNode, arm: int) -> Where:

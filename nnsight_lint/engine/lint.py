@@ -31,7 +31,8 @@ DEFAULT_OPTIONS = LintOptions()
 # the order of the submodules it calls (NNL202); a save in a function called outside any trace
 # (NNL105).
 # A class whose `trace` is a plain `@contextmanager` is no nnsight model (NNL001's look-alikes).
-_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\(", re.MULTILINE)
+# A function that declares a `global` may rebind a saved name when called after the trace (NNL301).
+_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\(|^\s+global\s", re.MULTILINE)
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
