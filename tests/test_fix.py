@@ -472,3 +472,15 @@ def test_nnl001_docs_say_the_fix_is_safe_for_gradients() -> None:
     page = rules.explanation("NNL001")
     safety = page.split("## Fix safety\n", 1)[1].split("\n## ", 1)[0]
     assert "It is safe" in safety and "peak memory" in safety and "never changes a gradient" in safety
+
+
+@pytest.mark.parametrize("unit", ["\t", "  ", "    "], ids=["tab", "two spaces", "four spaces"])
+def test_nnl206_fix_indents_as_the_file_does(unit: str) -> None:
+    """The body moved off the `with` line is indented with the file's own unit, read from the whole
+    file: here its only indented block is a helper the slicing leaves out of the parsed text."""
+    source = (
+        'with model.trace("hello world"): h = model.transformer.h[0].output.save()\n'
+        "print(h.shape)\n\n\ndef unrelated():\n" + unit + "return 1\n"
+    )
+    fixed = fix_bytes(source.encode(), "m.py").after
+    assert fixed.startswith('with model.trace("hello world"):\n' + unit + "h = model.transformer.h[0].output.save()\n")
