@@ -169,6 +169,7 @@ def _keeps_forward_order(model: FileModel, event: Event, block: cst.With) -> boo
             or other.where.trace is not event.where.trace
             or other.where.invoke != event.where.invoke
             or other.where.backward is not None
+            or other.where.excludes(event.where)  # another arm of an if, try or match: never both
         ):
             continue
         position = _position(other)
