@@ -300,13 +300,25 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     if piece is not None:
         context.module_text, context.module_lines = piece
     found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
-    shown = [d for d in found if not context.deliberate(d.code, d.start)]
+    shown = [d for d in found if not _shown_on_purpose(d, context)]
     if len(shown) < len(found):
         hidden_as_demos(d for d in found if d not in shown)
     found = shown
     if options.honour_noqa:
         found = without_noqa(found, context.lines)
     return sorted(found, key=Diagnostic.sort_key)
+
+
+def _shown_on_purpose(diagnostic: Diagnostic, context) -> bool:
+    """Is the finding in code that shows its error on purpose? A rule whose error is raised elsewhere
+    than where it reports (NNL101: at the read after the trace, not at the binding) asks
+    `context.deliberate` there itself; here only a comment on the reported line counts for it."""
+    from nnsight_lint import rules
+    from nnsight_lint.analysis.deliberate import comment_says_it_fails
+
+    if getattr(rules.RULES[diagnostic.code], "DELIBERATE_WHERE_RAISED", False):
+        return not context.report_deliberate_errors and comment_says_it_fails(context.line_text(diagnostic.line))
+    return context.deliberate(diagnostic.code, diagnostic.start)
 
 
 # Findings not reported because the code shows their error on purpose are counted, so that a run

@@ -79,6 +79,9 @@ SINCE = (0, 5)  # before 0.5 the name stays bound to an unset proxy: a different
 BEFORE = None
 FIX = "safe"
 RAISES = ("NameError", "UnboundLocalError")
+# The error is raised at the read after the trace: `check` asks whether that read is a demo, and a
+# `try` around a binding (whose other arm binds the name too) hides nothing.
+DELIBERATE_WHERE_RAISED = True
 
 _ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Dict, cst.Set, cst.ListComp,
           cst.DictComp, cst.SetComp)
