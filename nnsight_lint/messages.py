@@ -273,7 +273,7 @@ NNL202_TITLE = "modules read against the order the forward reaches them"
 NNL203_TITLE = "`tracer.invoke` inside an invoke, an iter loop, or a trace that already has an input"
 NNL204_TITLE = "a trace without input and without `tracer.invoke`"
 NNL205_TITLE = "a trace of the same model opened inside its running trace"
-NNL206_TITLE = "a traced `with` whose body shares its line or starts with `try:`"
+NNL206_TITLE = "a traced `with` laid out so nnsight cannot find its block"
 NNL207_TITLE = "item assignment into an attention module's tuple output"
 
 NNL201_MOVE = "move it into a separate `with tracer.invoke():` after this one"
@@ -343,6 +343,12 @@ def nnl205(model: str, outer_line: int) -> str:
 NNL206_INLINE = (
     "the body of a traced `with` must start on its own line: nnsight intercepts the body at the "
     "start of its first line (ValueError); put the body on the next line, indented"
+)
+NNL206_BACKWARD_LINE = (
+    "`.backward()` of this `with` is called on a later line than the `with` (and than its item's "
+    "first line): nnsight looks for the block on the line of the call, finds none, runs a plain "
+    "backward and `with` gets None (TypeError: 'NoneType' object does not support the context "
+    "manager protocol); compute the loss on a line above and write `with loss.backward():`"
 )
 NNL206_TRY = (
     "a traced `with` block cannot start with `try:`: nnsight intercepts the body at its first line "
