@@ -267,6 +267,30 @@ def nnl301_module_function(function: str, replacement: str) -> str:
     )
 
 
+NNL302_TITLE = "nnsight API (module, name, member or keyword) that the targeted nnsight release does not have"
+_NNL302_RAISES = {"module": "ModuleNotFoundError", "name": "ImportError / AttributeError",
+                  "member": "AttributeError", "keyword": "TypeError, or the model ignores it"}
+
+
+def nnl302(what: str, kind: str, removed: str, added: str, release: str, instead: str) -> str:
+    """`what` is gone since `removed`, or arrives only in `added`; the target's release is `release`."""
+    if removed:
+        when = f"{what} is gone since nnsight {removed} (the target is nnsight {release}: {_NNL302_RAISES[kind]})"
+    else:
+        when = (f"{what} arrived in nnsight {added}, and the project targets nnsight {release}, which has no "
+                f"such {'module' if kind == 'module' else 'keyword' if kind == 'keyword' else 'attribute'} "
+                f"({_NNL302_RAISES[kind]})")
+    return f"{when}; {instead}" if instead else when
+
+
+def nnl302_not_there(what: str, release: str, instead: str) -> str:
+    return f"{what} is no nnsight API in any release (nnsight {release}: AttributeError); {instead}"
+
+
+NNL302_NEWER = "write it the targeted release's way, or raise the project's nnsight requirement"
+NNL302_OLDER = "see `nnsight-lint explain NNL302` for what replaced it"
+
+
 # The trace-shape family NNL201-NNL207.
 NNL201_TITLE = "code after an open `tracer.iter[:]` loop, which never runs"
 NNL202_TITLE = "modules read against the order the forward reaches them"

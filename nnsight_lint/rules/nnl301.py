@@ -104,7 +104,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         elif event.kind is EventKind.CALL:
             message = _call_message(event, tracers, modules, target)
             if message is not None:
-                yield context.diagnostic(CODE, event.node, message)
+                yield context.diagnostic(CODE, event.node, message, _saved_container(model, event, context))
 
 
 def _value_message(model: FileModel, event: Event, containers: Set[str], target) -> Optional[str]:
@@ -161,8 +161,11 @@ def _call_message(event: Event, tracers: Set[str], modules: Set[str], target) ->
     attr = func.attr.value
     if attr == "apply" and owner in tracers and target >= (0, 5):
         return messages.NNL301_APPLY
-    if attr == "next" and event.where.trace is not None and target >= (0, 8) and owner is not None:
+    if attr == "next" and event.where.trace is not None and target >= (0, 8):
+        owner = _path_head(func.value)  # `model.model.layers[0]`: the module path it starts with
         root = event.where.trace.model
+        if owner is None:
+            return None
         if owner in tracers or (root is not None and (owner == root or owner.startswith(root + "."))):
             return messages.NNL301_NEXT
     if attr == "forward" and owner in modules | {"model"} and any(
@@ -172,12 +175,36 @@ def _call_message(event: Event, tracers: Set[str], modules: Set[str], target) ->
     return None
 
 
+def _path_head(node: cst.BaseExpression) -> Optional[str]:
+    """The dotted name a module path starts with: `model.model.layers` of `model.model.layers[0]`."""
+    while isinstance(node, (cst.Subscript, cst.Attribute)) and dotted_name(node) is None:
+        node = node.value
+    return dotted_name(node)
+
+
 def _container_name(iterated: cst.BaseExpression) -> Optional[str]:
     """`saved`, `saved.items()`, `saved.values()`: the container's name."""
     if isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Attribute) and not iterated.args:
         if iterated.func.attr.value in ("items", "values"):
             iterated = iterated.func.value
     return iterated.value if isinstance(iterated, cst.Name) else None
+
+
+_CONTAINERS = {"nnsight.list": "[]", "nnsight.dict": "{}"}
+
+
+def _saved_container(model: FileModel, event: Event, context: RuleContext) -> Optional[Fix]:
+    """`nnsight.list().save()` -> `nnsight.save([])` (and `dict` -> `{}`), through the module's alias:
+    the same saved, empty container that the trace fills (safe). Without `.save()`, no fix."""
+    empty = _CONTAINERS.get(event.name)
+    module = dotted_name(event.node.func.value) if isinstance(event.node.func, cst.Attribute) else None
+    if empty is None or module is None or event.node.args:
+        return None
+    for save in model.named(EventKind.CALL, "save"):
+        if save.base is not None and save.base.value is event.node and not save.node.args:
+            start, end = context.span(save.node)
+            return Fix((Edit(start, end, f"{module}.save({empty})"),))
+    return None
 
 
 def _drop_value(event: Event, context: RuleContext) -> Optional[Fix]:
