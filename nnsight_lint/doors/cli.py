@@ -316,7 +316,7 @@ def _version(text: str) -> str:
     from nnsight_lint.knowledge import versions
 
     try:
-        versions.parse(text)
+        versions.parse_target(text)
     except versions.VersionError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text.strip()

@@ -25,6 +25,7 @@ CODES = (
     "NNL101", "NNL102", "NNL103", "NNL104", "NNL105",  # values across trace and invoke boundaries
     "NNL201", "NNL202", "NNL203", "NNL204", "NNL205", "NNL206", "NNL207",  # the shape of a trace
     "NNL301", "NNL302",  # the nnsight API across releases
+    "NNL401", "NNL402", "NNL403", "NNL404",  # the model a trace runs on
 )
 _MODULES = {code: f"nnsight_lint.rules.{code.lower()}" for code in CODES}
 _loaded: Dict[str, ModuleType] = {}
