@@ -146,6 +146,13 @@ RUNTIME_MISSING_EXTRA = (
 NOT_REGULAR_FILE = "cannot read: {kind}, not a regular file"
 SYMLINK_LOOP = "a symbolic link loop ({detail})"
 WALK_SKIPPED = "{why}; skipped"
+# The run's summary (stderr, every output format).
+HIDDEN_DEMOS = "{count} finding{s} in deliberate error demos not shown: --report-deliberate-errors"
+UNPINNED_LEGACY = (
+    "note: {count} finding{s} of the old nnsight API (NNL3xx) in {root}, which does not pin nnsight: this code is "
+    "written for nnsight <= {legacy}, and a fresh install gets nnsight {target}, where it fails; pin the nnsight it "
+    "was written for (`nnsight<{next}`, or set target-version) or migrate the code"
+)
 CHANGED_WHILE_FIXING = "the file changed on disk while it was being fixed; it was left as it now is"
 DELETED_WHILE_FIXING = "the file was deleted while it was being fixed; it was not re-created"
 READ_ONLY = "cannot fix: the file is read-only for this user (mode {mode}); the file was left unchanged"

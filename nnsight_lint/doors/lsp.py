@@ -292,15 +292,16 @@ def _settings_path(uri: str) -> Optional[str]:
 
 
 def _options(ls: LanguageServer, uri: str) -> LintOptions:
-    """`[tool.nnsight-lint]` from the pyproject.toml nearest the document, read afresh for each
-    version (so editing it takes effect at the next keystroke); the defaults for an unsaved buffer."""
+    """The document's settings as `check` resolves them (`config.Resolver`), read afresh for each
+    version (so editing a pyproject.toml or a requirement takes effect at the next keystroke); the
+    defaults for an unsaved buffer."""
     from nnsight_lint.sources import config
 
     path = _settings_path(uri)
     if path is None:
         return DEFAULT_OPTIONS
     try:
-        return config.load_settings([path], None, rules.CODES).lint_options(path)
+        return config.Resolver(None, rules.CODES).for_path(path).lint_options(path)
     except Exception as error:  # ConfigError, or a bug of ours: lint with the defaults, say why
         _log(ls, f"{uri}: settings not used: {error}")
         return DEFAULT_OPTIONS

@@ -249,12 +249,25 @@ class _Linted:
         from nnsight_lint import rules
         from nnsight_lint.engine.lint import LintOptions, lint_source
 
+        # The file's own settings (its trace names, its models), as `check` resolves them; the
+        # versions are the ones running, whatever the project declares.
         options = LintOptions(
             select=tuple(code for code in rules.CODES if code not in ("NNL000", "NNL001")),
             target_version=_installed_version(),
             report_deliberate_errors=True,
             honour_noqa=False,
         )
+        try:
+            from dataclasses import replace
+
+            from nnsight_lint.sources.config import settings_for
+            from nnsight_lint.sources.requirements import installed_version
+
+            own = settings_for(path).lint_options()
+            options = replace(options, trace_names=own.trace_names, models=own.models,
+                              transformers_version=installed_version("transformers"))
+        except Exception:  # noqa: BLE001  a broken pyproject.toml must not hide the error being explained
+            pass
         found = [_Finding(d, rules.rule(d.code)) for d in lint_source(source, path, options)]
         known = self._by_path[path] = (source, found, source.splitlines())
         return known

@@ -21,7 +21,7 @@ from nnsight_lint import __version__
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 
 CACHE_DIR_NAME = ".nnsight_lint_cache"
-_FORMAT = 2
+_FORMAT = 3
 # Coarser than any file system's mtime resolution (FAT: 2 s): a file modified later than this
 # before it was read may be written again without its mtime changing.
 RACY_NS = 2_000_000_000
@@ -54,7 +54,7 @@ class Cache:
             pass
         return {}
 
-    # An entry: [status key or None, content digest, encoded diagnostics].
+    # An entry: [status key or None, content digest, encoded diagnostics, findings hidden as demos].
 
     def lookup_by_stat(self, path: str) -> Optional[List[Diagnostic]]:
         entry = self._entries.get(os.path.abspath(path))
@@ -73,16 +73,23 @@ class Cache:
         entry = self._entries.get(os.path.abspath(path))
         if entry is None or entry[1] != digest:
             return None
-        self._remember(path, digest, entry[2], status)  # refresh the status key for the next run
+        self._remember(path, digest, entry[2], status, self.hidden(path))  # refresh the status key for the next run
         return _decode(path, entry[2])
 
-    def store(self, path: str, digest: str, diagnostics: List[Diagnostic], status: Optional[os.stat_result]) -> None:
-        """Keep `diagnostics` for the bytes with `digest`, read from a file whose status was `status`
-        (None: the bytes belong to no status, e.g. the file changed while it was read)."""
-        self._remember(path, digest, [_encode(d) for d in diagnostics], status)
+    def hidden(self, path: str) -> int:
+        """How many findings of the entry just looked up were deliberate error demos, not shown."""
+        entry = self._entries.get(os.path.abspath(path))
+        return entry[3] if entry is not None and len(entry) > 3 and isinstance(entry[3], int) else 0
 
-    def _remember(self, path: str, digest: str, encoded: list, status: Optional[os.stat_result]) -> None:
-        entry = [_trusted_key(status), digest, encoded]
+    def store(self, path: str, digest: str, diagnostics: List[Diagnostic], status: Optional[os.stat_result],
+              hidden: int = 0) -> None:
+        """Keep `diagnostics` for the bytes with `digest`, read from a file whose status was `status`
+        (None: the bytes belong to no status, e.g. the file changed while it was read); `hidden`:
+        the findings not shown as deliberate error demos."""
+        self._remember(path, digest, [_encode(d) for d in diagnostics], status, hidden)
+
+    def _remember(self, path: str, digest: str, encoded: list, status: Optional[os.stat_result], hidden: int = 0) -> None:
+        entry = [_trusted_key(status), digest, encoded, hidden]
         key = os.path.abspath(path)
         if self._entries.get(key) != entry:
             self._entries[key] = entry
