@@ -187,6 +187,16 @@ def nnl101(name: str, read_line: int, had_old_value: bool) -> str:
     )
 
 
+def nnl101_constant(name: str, read_line: int, had_old_value: bool) -> str:
+    after = (
+        "keeps the value it had before the trace" if had_old_value else "is undefined (NameError)"
+    )
+    return (
+        f"`{name}` is bound to a constant inside the trace, so after the `with` block (read on line "
+        f"{read_line}) it {after}: only saved values leave a trace; bind it before the trace"
+    )
+
+
 def nnl102(name: str, invoke_line: int, helper_return: bool) -> str:
     where = "returned by the helper that opens it" if helper_return else "read in the trace body"
     return (
@@ -320,6 +330,14 @@ def nnl204(opener: str) -> str:
     )
 
 
+def nnl204_same_line(opener: str, invoke: str) -> str:
+    return (
+        f"`{invoke}(...)` is opened on the same `with` line as `{opener}(...)`: nnsight enters it before "
+        "the trace has started collecting invokes, so it fails (AttributeError: 'NoneType' object has no "
+        f"attribute 'add'); open `with {invoke}(...):` on its own line inside the trace body"
+    )
+
+
 def nnl205(model: str, outer_line: int) -> str:
     return (
         f"a trace of `{model}` is opened inside its trace on line {outer_line}, which is still "
@@ -344,4 +362,46 @@ def nnl207(access: str) -> str:
         f"`{access}` is the tuple `(attn_output, attn_weights)` in Hugging Face transformers, and a "
         f"tuple takes no item assignment (TypeError); write into the tensor in place "
         f"(`{access}[0][:] = ...`) or assign a rebuilt tuple to `{access}`"
+    )
+
+
+# -- NNL5xx: model lifecycle and inputs ------------------------------------------------------------
+
+NNL501_TITLE = "a lazily loaded model used as a torch module before it is dispatched"
+NNL502_TITLE = "an empty prompt or an empty batch given to a trace, generate or invoke"
+NNL503_TITLE = "a wrapper over a torch model without `tokenizer=`, given text"
+NNL504_TITLE = "a module's `.output`/`.input` read after its trace ended"
+NNL505_TITLE = "a `tracer.iter` step at or past `max_new_tokens`, which never runs"
+NNL506_TITLE = "`.output`/`.input` of a torch module instead of its envoy"
+
+
+def nnl502(opener: str, what: str) -> str:
+    return (
+        f"`{opener}(...)` is given {what}, so the model gets no token to run on and the run fails deep "
+        "inside (RuntimeError: cannot reshape tensor of 0 elements, IndexError, or "
+        "\"outside of interleaving\"); pass at least one non-empty prompt"
+    )
+
+
+def nnl504(access: str, trace_line: int) -> str:
+    return (
+        f"`{access}` is read after the trace on line {trace_line} ended: a module's `.output`/`.input` "
+        "exist only while a trace runs the model (ValueError: \"outside of interleaving\"); read it inside "
+        "the trace and `.save()` it"
+    )
+
+
+def nnl505(step: int, max_new_tokens: int, loop: str) -> str:
+    return (
+        f"`{loop}` asks for step {step}, but `max_new_tokens={max_new_tokens}` makes steps 0 to "
+        f"{max_new_tokens - 1}: its body never runs and nnsight abandons the rest of the block, so what "
+        "it binds is undefined after the trace (NameError); ask for a step below max_new_tokens"
+    )
+
+
+def nnl506(access: str, how: str) -> str:
+    return (
+        f"`{access}` reads `.{access.rsplit('.', 1)[-1]}` of a torch module ({how}), not of nnsight's "
+        "envoy: a torch module has no `.output`/`.input` (AttributeError); walk the envoys instead "
+        "(`model.modules()`, `model.named_modules()`, `model.transformer.h[i]`)"
     )

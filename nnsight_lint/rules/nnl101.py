@@ -27,6 +27,8 @@ with model.trace("The Eiffel Tower is in"):
     h = model.transformer.h[0].output.save()
 print(h.shape)
 ```
+The same holds for a plain constant bound in the trace (`best = None`, `n = 3`, `label = "x"`):
+bind it before the trace instead (no fix is offered for it).
 Not reported: `x.save()` / `nnsight.save(x)` as a statement, a same-file helper or method that
 returns a saved value, an alias of a saved value, a list or dict made before the trace (or saved
 itself) that collects values, values flowing between the traces of one `model.session()`, and a
@@ -89,7 +91,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
                 last[event.name] = event
         saves = saved_names(model, outer.start, outer.end)
         for name, binding in last.items():
-            if not binding.from_model or _escapes(model, binding, saves, last):
+            if not (binding.from_model or _constant(binding.value)) or _escapes(model, binding, saves, last):
                 continue
             read = first_after(own_name_events(model, scope, outer.end), name)
             if read is None or read.kind is not EventKind.READ or context.deliberate(CODE, read.node):
@@ -98,6 +100,9 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
                 e.kind is EventKind.BIND and e.name == name for e in own_name_events(model, scope, -1, outer.start)
             )
             line = context.span(read.node)[0].line
+            if _constant(binding.value) and not binding.from_model:
+                yield context.diagnostic(CODE, binding.node, messages.nnl101_constant(name, line, had_old))
+                continue
             yield context.diagnostic(CODE, binding.node, messages.nnl101(name, line, had_old), _fix(binding, context))
 
 
@@ -120,6 +125,15 @@ def _escapes(model: FileModel, binding: Event, saves, last: Dict[str, Event]) ->
                 return not (isinstance(func, cst.Name) and func.value in _BUILTIN_CALLS)
             return saves_inside
     return False
+
+
+def _constant(value: Optional[cst.BaseExpression]) -> bool:
+    """A plain literal (`None`, `3`, `-1.5`, `"x"`): it leaves the trace no more than a tensor does."""
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        value = value.expression
+    if isinstance(value, cst.Name):
+        return value.value in ("None", "True", "False")
+    return isinstance(value, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString))
 
 
 _BUILTIN_CALLS = frozenset({"list", "dict", "tuple", "set", "sorted", "sum", "max", "min", "abs", "float", "int"})
