@@ -365,6 +365,61 @@ def nnl207(access: str) -> str:
     )
 
 
+# The model family NNL401-NNL404: what the model a trace runs on has (its schema).
+NNL401_TITLE = "a module path the model does not have"
+NNL402_TITLE = "a layer index past the model's layer count"
+NNL403_TITLE = "a module's tensor output indexed as if it were a tuple"
+NNL404_TITLE = "a module's tuple output used as if it were a tensor"
+
+
+def nnl401(written: str, resolved, model: str, parent: str, missing: str, children, suggestion) -> str:
+    listed = ", ".join(f"`{c}`" for c in children[:8]) + (", ..." if len(children) > 8 else "")
+    where = f"under `{parent}`" if parent else "at its top"
+    text = f"`{written}`" + (f" (`{resolved}`)" if resolved else "")
+    text += f": this {model} has no module `{missing.lstrip('.')}` {where}"
+    text += f" (its children: {listed})" if children else " (it has no children)"
+    if suggestion:
+        text += f"; {model.split(' ')[0]} calls it `{suggestion}`"
+    return text + " (AttributeError when the trace runs)"
+
+
+def nnl402(written: str, model: str, index: int, layers: str, count: int, how: str = "") -> str:
+    said = f" ({how})" if how else ""
+    last = count - 1
+    return (f"`{written}`: index {index}{said} is past the end of `{layers}`, which this {model} has {count} of "
+            f"(0..{last}, or -{count}..-1); nnsight raises AttributeError naming the index")
+
+
+def nnl403(written: str, model: str, access: str, kind: str, dims, index: int, transformers: str, since) -> str:
+    shape = "(" + ", ".join(dims) + ")"
+    what = "output" if kind == "output" else "first positional input"
+    since_words = f", since transformers {since}" if since else ""
+    return (f"`{written}` selects {dims[0]} row {index}, silently: the module's {what} `{access}` is the tensor "
+            f"{shape} itself, not a tuple, for this {model} in {transformers}{since_words}; use `{access}` whole")
+
+
+def nnl403_unpack(access: str, model: str, dims, transformers: str, since) -> str:
+    shape = "(" + ", ".join(dims) + ")"
+    since_words = f", since transformers {since}" if since else ""
+    return (f"unpacking `{access}` splits its {dims[0]} dimension: it is the tensor {shape} itself, not a tuple, "
+            f"for this {model} in {transformers}{since_words}; bind it whole")
+
+
+def nnl404(written: str, model: str, use: str, transformers: str, items: int) -> str:
+    return (f"`{written}` is a tuple of {items}, not a tensor, for this {model} in {transformers}: {use}; "
+            f"take its first item (`{written}[0]`), the hidden states")
+
+
+NNL404_USES = {
+    "tensor-index": "tensor indexing raises `TypeError: tuple indices must be integers or slices`",
+    "tensor-index-store": "a slice assignment raises `TypeError: 'tuple' object does not support item assignment`",
+    "item-store": "item assignment raises `TypeError: 'tuple' object does not support item assignment`",
+    "attribute": "`.{name}` raises AttributeError on a tuple",
+    "arith": "arithmetic on a tuple raises TypeError, or silently repeats it (`* n`)",
+    "torch-call": "`{name}()` raises TypeError on a tuple",
+}
+
+
 # -- NNL5xx: model lifecycle and inputs ------------------------------------------------------------
 
 NNL501_TITLE = "a lazily loaded model used as a torch module before it is dispatched"

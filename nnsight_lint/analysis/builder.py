@@ -56,8 +56,10 @@ _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.Genera
 _DEFINITIONS = frozenset({cst.Lambda, cst.FunctionDef, cst.ClassDef})
 
 
-def build_file_model(module: cst.Module, trace_names: Iterable[str] = ("trace",)) -> FileModel:
+def build_file_model(module: cst.Module, trace_names: Iterable[str] = ("trace",), path: Optional[str] = None) -> FileModel:
+    """`path`: the file's, for what model resolution reads beside it (`conftest.py`, project modules)."""
     builder = _Builder(module, frozenset(trace_names))
+    builder.model.path = path
     scope = builder.scope_of(module.body, None)
     walker = _Walker(builder, None, {})
     for statement in module.body:
@@ -195,6 +197,7 @@ class _Walker:
                     self.expr(arg.value, where)
         if isinstance(tracer, cst.Name):
             self.emit(EventKind.BIND, tracer, where, name=tracer.value, value=call, statement=opener)
+        trace.file = self.builder.model
         self.builder.model.traces.append(trace)
         walker.body(body_of(node), inside)
         trace.end = next(self.builder.order)
@@ -353,7 +356,7 @@ class _Walker:
             value = item.item
             attr = call_attr(value)
             if self.trace is None and attr == "session" and isinstance(value.func, cst.Attribute):
-                session = Session(node, next(self.builder.order))
+                session = Session(node, next(self.builder.order), call=value, file=self.builder.model)
                 self.builder.model.sessions.append(session)
                 self.expr(value, where)
                 inner = replace(inner, session=node)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from dataclasses import dataclass, field
+from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
 from nnsight_lint.engine.depth import assess, run_deep, run_main_first
@@ -24,6 +24,9 @@ class LintOptions:
     target_version: Tuple[int, int] = NEWEST  # the nnsight the code is written for
     report_deliberate_errors: bool = False  # also inside `pytest.raises` / a `try` that catches it
     honour_noqa: bool = True  # the runtime hook explains an error even where `# noqa` hid its finding
+    # `[tool.nnsight-lint.models]`: a name or id the linter cannot resolve -> a hub id or config.json path
+    models: Mapping[str, str] = field(default_factory=dict, hash=False)
+    transformers_version: Optional[str] = None  # the transformers the code runs with; None: unknown
 
 
 DEFAULT_OPTIONS = LintOptions()
@@ -31,7 +34,9 @@ DEFAULT_OPTIONS = LintOptions()
 # the order of the submodules it calls (NNL202); a save in a function called outside any trace
 # (NNL105).
 # A class whose `trace` is a plain `@contextmanager` is no nnsight model (NNL001's look-alikes).
-_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\(", re.MULTILINE)
+# A definition that builds an nnsight model says which model a trace runs on (`analysis/models.py`).
+_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\("
+                               r"|\b(?:LanguageModel|TransformersModel|NNsight|VLLM)\(", re.MULTILINE)
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
@@ -284,11 +289,12 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext
 
-    file_model = build_file_model(module, options.trace_names)
+    file_model = build_file_model(module, options.trace_names, path)
     if not file_model.traces and not file_model.events:
         return []
     context = RuleContext(path, module, module.code if text is None else text, options.target_version,
                           options.report_deliberate_errors, positions_cache)
+    context.models, context.transformers_version = options.models, options.transformers_version
     # Findings are mostly inside traces: positions look in their statements first.
     context.tops = [trace.top for trace in file_model.traces if trace.top is not None]
     if piece is not None:

@@ -24,6 +24,7 @@ CODES = (
     "NNL101", "NNL102", "NNL103", "NNL104", "NNL105",  # values across trace and invoke boundaries
     "NNL201", "NNL202", "NNL203", "NNL204", "NNL205", "NNL206", "NNL207",  # the shape of a trace
     "NNL301",  # the nnsight <= 0.4 API
+    "NNL401", "NNL402", "NNL403", "NNL404",  # the model a trace runs on
     "NNL502", "NNL504", "NNL505", "NNL506",  # model lifecycle and inputs
 )
 _MODULES = {code: f"nnsight_lint.rules.{code.lower()}" for code in CODES}

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Collection, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
+from typing import Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 
@@ -44,6 +44,9 @@ class RuleContext:
         self._positions: Optional[Positions] = None
         self._demos: Union[None, bool, Demos] = None  # False: the text holds no such code
         self._percent_demos: Optional[FrozenSet[int]] = None  # lines of `# %%` cells said to fail
+        # What the rules that know the model read (`LintOptions.models`, `.transformers_version`).
+        self.models: Mapping[str, str] = {}
+        self.transformers_version: Optional[str] = None
 
     def deliberate(self, code: str, at: Union[cst.CSTNode, Position]) -> bool:
         """Is `at` code that shows the rule's error on purpose: a line whose comment says it fails
@@ -84,3 +87,15 @@ class RuleContext:
     def diagnostic(self, code: str, node: cst.CSTNode, message: str, fix: Optional[Fix] = None) -> Diagnostic:
         start, end = self.span(node)
         return Diagnostic(self.path, code, message, start, end, fix)
+
+
+def measured_order(trace, context: RuleContext):
+    """The measured forward order of the model `trace` runs on (`schemas.forward_times`), for
+    `forward_order.compare`; None when the model is not known (the hand ranks decide)."""
+    cache = context.__dict__.setdefault("_measured_orders", {})
+    if id(trace) not in cache:
+        from nnsight_lint.analysis.schemas import forward_times, known_model
+
+        known = known_model(trace, context.models, context.transformers_version)
+        cache[id(trace)] = forward_times(known) if known is not None else None
+    return cache[id(trace)]
