@@ -430,6 +430,22 @@ NNL505_TITLE = "a `tracer.iter` step at or past `max_new_tokens`, which never ru
 NNL506_TITLE = "`.output`/`.input` of a torch module instead of its envoy"
 
 
+NNL501_CONSEQUENCES = {
+    "to-device": "the tensor goes to the meta device and the trace then fails "
+                 "(NotImplementedError: Cannot copy out of meta tensor; no data!)",
+    "item": "the parameter has no data yet (RuntimeError: Tensor.item() cannot be called on meta tensors)",
+    "move": "the weightless model cannot be moved (NotImplementedError: Cannot copy out of meta tensor; no data!)",
+}
+
+
+def nnl501(use: str, name: str, why: str) -> str:
+    return (
+        f"`{use}` runs before `{name}` is dispatched: a model loaded by id or path stays on the meta "
+        f"device, without weights, until its first trace, so {NNL501_CONSEQUENCES[why]}; pass "
+        f"`dispatch=True` when constructing it, call `{name}.dispatch()` first, or do this after a trace"
+    )
+
+
 def nnl502(opener: str, what: str) -> str:
     return (
         f"`{opener}(...)` is given {what}, so the model gets no token to run on and the run fails deep "
