@@ -446,6 +446,14 @@ def nnl501(use: str, name: str, why: str) -> str:
     )
 
 
+def nnl503(wrapper: str, model_class: str) -> str:
+    return (
+        f"`{wrapper}(...)` wraps a `{model_class}` built in the program, which names no checkpoint to "
+        "load a tokenizer from, and gets no `tokenizer=`: the construction fails (\"Impossible to guess "
+        f"which tokenizer to use\"); pass `tokenizer=` (e.g. `AutoTokenizer.from_pretrained(...)`)"
+    )
+
+
 def nnl502(opener: str, what: str) -> str:
     return (
         f"`{opener}(...)` is given {what}, so the model gets no token to run on and the run fails deep "
