@@ -484,3 +484,25 @@ def nnl506(access: str, how: str) -> str:
         "envoy: a torch module has no `.output`/`.input` (AttributeError); walk the envoys instead "
         "(`model.modules()`, `model.named_modules()`, `model.transformer.h[i]`)"
     )
+
+
+# -- NNL6xx: remote (NDIF) runs ---------------------------------------------------------------------
+
+NNL601_TITLE = "a remote block reads an object nnsight's request cannot carry"
+
+
+def nnl601(name: str, what: str, opener: str) -> str:
+    return (
+        f"`{name}` is {what}, and the remote block of `{opener}(...)` reads it: nnsight pickles every "
+        "name a remote block reads into the request, and cloudpickle cannot pickle it (PicklingError / "
+        f"TypeError: cannot pickle), so the request fails before it is sent; use `{name}` outside the "
+        "block, on the saved values"
+    )
+
+
+PREFLIGHT_REFUSED = (
+    "nnsight-lint refused to submit this remote {kind} ({where}): its block has {count} finding(s) "
+    "that would fail it on the server or before it is sent:\n{findings}\n"
+    "Turn the pre-flight off for one block with `with nnsight_lint.runtime.preflight_off():`, or for "
+    "the process with NNSIGHT_LINT_PREFLIGHT=0 / `install(preflight=False)`."
+)

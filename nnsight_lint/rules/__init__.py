@@ -26,6 +26,7 @@ CODES = (
     "NNL301",  # the nnsight <= 0.4 API
     "NNL401", "NNL402", "NNL403", "NNL404",  # the model a trace runs on
     "NNL501", "NNL502", "NNL503", "NNL504", "NNL505", "NNL506",  # model lifecycle and inputs
+    "NNL601",  # remote (NDIF) runs
 )
 _MODULES = {code: f"nnsight_lint.rules.{code.lower()}" for code in CODES}
 _loaded: Dict[str, ModuleType] = {}
