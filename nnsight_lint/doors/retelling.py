@@ -11,7 +11,9 @@ its traceback and, after the explanation, its original text.
 A finding explains an error when its rule predicts that error's class (`RAISES`) and it sits on a
 line of the traceback in that file, or, for a `NameError`, on a line that names the missing name,
 or, for a rule whose error surfaces elsewhere in the trace (`SURFACES = "trace"`), in the same
-trace as a line of the traceback.
+trace as a line of the traceback (or, for a `NameError`, in the trace that binds the missing name);
+for a rule whose mistake sits before a trace and fails in it (`SURFACES = "next-trace"`), when a
+line of the traceback is in the first trace after the finding.
 NNL001's freed-graph error has its own, richer path (`nnsight_lint.runtime`).
 
 Some mistakes raise nothing: torch only warns (reading a non-leaf `.grad` outside a backward block
@@ -146,6 +148,21 @@ def _explaining(path: str, lines: List[int], explains, missing: Optional[str]):
                 inside = [d for d in later if first <= d.line <= last]
                 if inside:
                     return inside[0]
+        if missing:  # a name the trace binds is missing after it (a step that never ran: NNL505)
+            word = re.compile(rf"\b{re.escape(missing)}\b")
+            source_lines = source.splitlines()
+            for first, last in _trace_spans(source, path):
+                if any(word.search(text) for text in source_lines[first - 1:last]):
+                    inside = [d for d in later if first <= d.line <= last]
+                    if inside:
+                        return inside[0]
+    ahead = [d for d in candidates if getattr(rules.rule(d.code), "SURFACES", "line") == "next-trace"]
+    if ahead:  # the mistake is before a trace, the error in it (an input moved to the meta device: NNL501)
+        spans = _trace_spans(source, path)
+        for diagnostic in ahead:
+            following = [span for span in spans if span[0] > diagnostic.line]
+            if following and any(following[0][0] <= line <= following[0][1] for line in lines):
+                return diagnostic
     return None
 
 

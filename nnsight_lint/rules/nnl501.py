@@ -68,6 +68,7 @@ DEFAULT = True
 SINCE = BEFORE = None
 FIX = None
 RAISES = ("NotImplementedError", "RuntimeError")
+SURFACES = "next-trace"  # an input moved to the meta device fails in the trace that takes it
 
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:

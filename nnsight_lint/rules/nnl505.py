@@ -59,6 +59,7 @@ SINCE = (0, 5)  # `tracer.iter` came with 0.5
 BEFORE = None
 FIX = None
 RAISES = ("NameError", "UnboundLocalError")
+SURFACES = "trace"  # the NameError comes after the trace, for a name its skipped step binds
 
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:

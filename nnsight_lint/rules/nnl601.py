@@ -67,6 +67,7 @@ SINCE = (0, 8)
 BEFORE = None
 FIX = None
 RAISES = ("PicklingError", "TypeError")
+SURFACES = "trace"  # the request is built when the block ends
 
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
