@@ -424,7 +424,7 @@ NNL404_USES = {
 
 NNL501_TITLE = "a lazily loaded model used as a torch module before it is dispatched"
 NNL502_TITLE = "an empty prompt or an empty batch given to a trace, generate or invoke"
-NNL503_TITLE = "a wrapper over a torch model without `tokenizer=`, given text"
+NNL503_TITLE = "a `LanguageModel` over a torch model built from a config, without `tokenizer=`"
 NNL504_TITLE = "a module's `.output`/`.input` read after its trace ended"
 NNL505_TITLE = "a `tracer.iter` step at or past `max_new_tokens`, which never runs"
 NNL506_TITLE = "`.output`/`.input` of a torch module instead of its envoy"
