@@ -14,7 +14,7 @@ the config's layer count; the loader rebuilds the tree for any layer count.
 
 Per transformers release: `--releases` installs each release into /tmp/models-knowledge/venvs/<release>
 (`python3 -m venv`, `pip install --no-deps transformers==X` and the huggingface_hub / tokenizers /
-safetensors that release needs; torch, numpy, ... come from this project's .venv through a .pth placed
+safetensors / numpy that release needs; torch, numpy, ... come from this project's .venv through a .pth placed
 after the scratch site-packages) and runs `--measure` there. `--write` merges the measurements into ranges
 of releases with one schema each.
 """
@@ -32,274 +32,158 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "nnsight_lint", "knowledge", "models")
 SCRATCH = "/tmp/models-knowledge"
 MEASURED = os.path.join(SCRATCH, "measured")  # one JSON per measured release
+sys.path.insert(0, ROOT)  # the scratch venvs see this checkout's package through here, not an install
 
-# model_type -> extra tiny-config keyword arguments (real attribute names) the generic ones do not cover.
-ARCHITECTURES: Dict[str, Dict[str, Any]] = {
-    "gpt2": {},
-    "llama": {},
-    "mistral": {},
-    "mixtral": {"num_local_experts": 2, "num_experts_per_tok": 2},  # every expert sees every token: no routing luck
-    "qwen2": {},
-    "qwen3": {},
-    "gemma": {},
-    "gemma2": {},
-    "gemma3_text": {},
-    "phi": {},
-    "phi3": {},
-    "gpt_neox": {},
-    "gptj": {"rotary_dim": 4},
-    "gpt_neo": {"attention_types": [[["global", "local"], 1], [["global"], 1]], "window_size": 4},
-    "opt": {"word_embed_proj_dim": 16, "ffn_dim": 24},
-    "falcon": {},
-    "bloom": {},
-    "olmo": {},
-    "olmo2": {},
-    "starcoder2": {},
-    "stablelm": {},
-}
-
-BATCH, SEQ, HIDDEN, HEADS, HEAD_DIM, LAYERS, VOCAB, INTERMEDIATE = 3, 5, 16, 2, 8, 3, 96, 24
-DIM_NAMES = {BATCH: "batch", SEQ: "seq", HIDDEN: "hidden", HEADS: "heads", HEAD_DIM: "head_dim",
-             VOCAB: "vocab", INTERMEDIATE: "intermediate", BATCH * SEQ: "tokens", 1: "1"}
-# Standard config names (as PretrainedConfig's attribute_map speaks them) -> the tiny value.
-GENERIC = {
-    "hidden_size": HIDDEN, "num_attention_heads": HEADS, "num_key_value_heads": HEADS, "head_dim": HEAD_DIM,
-    "num_hidden_layers": LAYERS, "vocab_size": VOCAB, "intermediate_size": INTERMEDIATE, "n_inner": INTERMEDIATE,
-    "max_position_embeddings": 32, "pad_token_id": 0, "bos_token_id": 1, "eos_token_id": 2,
-}
-# The config fields the schema (and the rules) read, in standard names; configs.json keeps only these.
-SCHEMA_FIELDS = ["num_hidden_layers", "hidden_size", "num_attention_heads", "num_key_value_heads", "head_dim",
-                 "intermediate_size", "vocab_size", "max_position_embeddings", "tie_word_embeddings"]
-
+from nnsight_lint.knowledge.extract import (  # noqa: E402  (the measuring, shared with live_schema)
+    ARCHITECTURES, SCHEMA_FIELDS, config_class, measure, measure_architecture, real_name, tiny_config,  # noqa: F401
+)
 
 # The most used hub ids: model_type, the config-class keyword arguments of the published config.json (only the
-# fields the schemas read), and where the numbers were read. configs.json is built from these through the real
-# config class, so every other field is that class's default.
+# fields the schemas read), and where the numbers were read (public code vendoring the config, read with the
+# project's search tool; no hub access here). configs.json is built from these through the real config class,
+# so every other field is that class's default. Left out on purpose: ids whose module TREE depends on config
+# fields the schemas do not vary (facebook/opt-350m has project_in/out; falcon-40b's new decoder architecture;
+# Gemma 3 4b+ is multimodal, model_type gemma3).
+MLC = "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py"
+PYTHIA = "EleutherAI/pythia README size table (layers, model dim, heads); vocab from printed module trees"
+GPT2_SIZES = "urmi22/LLM-sebastian ch04/GPT_CONFIG_124M.py (GPT-2 small/medium/large/xl sizes)"
+
+
+def _gpt2(layers, hidden, heads):
+    return dict(n_layer=layers, n_embd=hidden, n_head=heads, vocab_size=50257, architectures=["GPT2LMHeadModel"])
+
+
+def _llama(layers, hidden, heads, kv, inter, vocab, tie=False, head_dim=None):
+    extra = {"head_dim": head_dim} if head_dim else {}
+    return dict(num_hidden_layers=layers, hidden_size=hidden, num_attention_heads=heads, num_key_value_heads=kv,
+                intermediate_size=inter, vocab_size=vocab, tie_word_embeddings=tie, **extra)
+
+
+def _neox(layers, hidden, heads, vocab):
+    return dict(num_hidden_layers=layers, hidden_size=hidden, num_attention_heads=heads,
+                intermediate_size=4 * hidden, vocab_size=vocab, architectures=["GPTNeoXForCausalLM"])
+
+
+def _neo(layers, hidden, heads):
+    return dict(num_layers=layers, hidden_size=hidden, num_heads=heads, vocab_size=50257,
+                attention_types=[[["global", "local"], layers // 2]], architectures=["GPTNeoForCausalLM"])
+
+
+def _opt(layers, hidden, heads):
+    return dict(num_hidden_layers=layers, hidden_size=hidden, word_embed_proj_dim=hidden, num_attention_heads=heads,
+                ffn_dim=4 * hidden, vocab_size=50272, architectures=["OPTForCausalLM"])
+
+
+LLAMA = ["LlamaForCausalLM"]
+QWEN2 = ["Qwen2ForCausalLM"]
+QWEN3 = ["Qwen3ForCausalLM"]
 HUB_CONFIGS: Dict[str, Tuple[str, Dict[str, Any], str]] = {
-    "openai-community/gpt2": ("gpt2", dict(n_layer=12, n_embd=768, n_head=12, vocab_size=50257, n_positions=1024,
-                                           architectures=["GPT2LMHeadModel"]),
-                              "GPT2Config's defaults (documented as the gpt2 checkpoint's)"),
-    "openai-community/gpt2-medium": ("gpt2", dict(n_layer=24, n_embd=1024, n_head=16, vocab_size=50257,
-                                                  n_positions=1024, architectures=["GPT2LMHeadModel"]), "TBD"),
-    "openai-community/gpt2-large": ("gpt2", dict(n_layer=36, n_embd=1280, n_head=20, vocab_size=50257,
-                                                 n_positions=1024, architectures=["GPT2LMHeadModel"]), "TBD"),
-    "openai-community/gpt2-xl": ("gpt2", dict(n_layer=48, n_embd=1600, n_head=25, vocab_size=50257,
-                                              n_positions=1024, architectures=["GPT2LMHeadModel"]), "TBD"),
-    "distilbert/distilgpt2": ("gpt2", dict(n_layer=6, n_embd=768, n_head=12, vocab_size=50257, n_positions=1024,
-                                           architectures=["GPT2LMHeadModel"]), "TBD"),
-    "meta-llama/Llama-2-7b-hf": ("llama", dict(num_hidden_layers=32, hidden_size=4096, num_attention_heads=32,
-                                               num_key_value_heads=32, intermediate_size=11008, vocab_size=32000,
-                                               max_position_embeddings=4096, architectures=["LlamaForCausalLM"]),
-                                 "TBD"),
-    "meta-llama/Meta-Llama-3-8B": ("llama", dict(num_hidden_layers=32, hidden_size=4096, num_attention_heads=32,
-                                                 num_key_value_heads=8, intermediate_size=14336, vocab_size=128256,
-                                                 max_position_embeddings=8192, architectures=["LlamaForCausalLM"]),
-                                   "TBD"),
+    "openai-community/gpt2": ("gpt2", _gpt2(12, 768, 12), MLC + ' "gpt2"'),
+    "openai-community/gpt2-medium": ("gpt2", _gpt2(24, 1024, 16), MLC + ' "gpt2_medium"'),
+    "openai-community/gpt2-large": ("gpt2", _gpt2(36, 1280, 20), GPT2_SIZES),
+    "openai-community/gpt2-xl": ("gpt2", _gpt2(48, 1600, 25), GPT2_SIZES),
+    "distilbert/distilgpt2": ("gpt2", _gpt2(6, 768, 12), "search excerpt (code corpus, repository not named): "
+                              "distilgpt2_config = gpt2_config with n_layer 6"),
+    "meta-llama/Llama-2-7b-hf": ("llama", dict(_llama(32, 4096, 32, 32, 11008, 32000), architectures=LLAMA),
+                                 MLC + ' "llama2_7b"'),
+    "meta-llama/Llama-2-13b-hf": ("llama", dict(_llama(40, 5120, 40, 40, 13824, 32000), architectures=LLAMA),
+                                  MLC + ' "llama2_13b"'),
+    "meta-llama/Llama-2-70b-hf": ("llama", dict(_llama(80, 8192, 64, 8, 28672, 32000), architectures=LLAMA),
+                                  MLC + ' "llama2_70b"'),
+    "meta-llama/Meta-Llama-3-8B": ("llama", dict(_llama(32, 4096, 32, 8, 14336, 128256), architectures=LLAMA),
+                                   MLC + ' "llama3_8b" (commented out there)'),
+    "meta-llama/Meta-Llama-3-8B-Instruct": ("llama", dict(_llama(32, 4096, 32, 8, 14336, 128256),
+                                                          architectures=LLAMA), MLC + ' "llama3_8b"'),
+    "meta-llama/Llama-3.1-8B": ("llama", dict(_llama(32, 4096, 32, 8, 14336, 128256), architectures=LLAMA),
+                                MLC + ' "llama3_1_8b"'),
+    "meta-llama/Llama-3.1-8B-Instruct": ("llama", dict(_llama(32, 4096, 32, 8, 14336, 128256), architectures=LLAMA),
+                                         MLC + ' "llama3_1_8b"'),
+    "meta-llama/Llama-3.1-70B": ("llama", dict(_llama(80, 8192, 64, 8, 28672, 128256), architectures=LLAMA),
+                                 MLC + ' "llama3_1_70b"'),
+    "meta-llama/Llama-3.2-1B": ("llama", dict(_llama(16, 2048, 32, 8, 8192, 128256, True, 64), architectures=LLAMA),
+                                MLC + ' "llama3_2_1b"; kevinstephano/thunder_model_blocks hf_llama/llama_config.py'),
+    "meta-llama/Llama-3.2-1B-Instruct": ("llama", dict(_llama(16, 2048, 32, 8, 8192, 128256, True, 64),
+                                                       architectures=LLAMA),
+                                         "kevinstephano/thunder_model_blocks hf_llama/llama_config.py"),
+    "meta-llama/Llama-3.2-3B": ("llama", dict(_llama(28, 3072, 24, 8, 8192, 128256, True, 128), architectures=LLAMA),
+                                MLC + ' "llama3_2_3b"'),
+    "meta-llama/Llama-3.2-3B-Instruct": ("llama", dict(_llama(28, 3072, 24, 8, 8192, 128256, True, 128),
+                                                       architectures=LLAMA), MLC + ' "llama3_2_3b"'),
+    "mistralai/Mistral-7B-v0.1": ("mistral", dict(_llama(32, 4096, 32, 8, 14336, 32000),
+                                                  architectures=["MistralForCausalLM"]), MLC + ' "mistral_7b"'),
+    "mistralai/Mistral-7B-Instruct-v0.3": ("mistral", dict(_llama(32, 4096, 32, 8, 14336, 32768),
+                                                           architectures=["MistralForCausalLM"]),
+                                           MLC + ' "mistral_7b_v03"'),
+    "mistralai/Mixtral-8x7B-v0.1": ("mixtral", dict(_llama(32, 4096, 32, 8, 14336, 32000), num_local_experts=8,
+                                                    num_experts_per_tok=2, architectures=["MixtralForCausalLM"]),
+                                    MLC + ' "Mixtral-8x7B-v0.1"'),
+    "Qwen/Qwen2-0.5B": ("qwen2", dict(_llama(24, 896, 14, 2, 4864, 151936, True), architectures=QWEN2),
+                        MLC + ' "qwen2_0_5b"'),
+    "Qwen/Qwen2-1.5B": ("qwen2", dict(_llama(28, 1536, 12, 2, 8960, 151936, True), architectures=QWEN2),
+                        MLC + ' "qwen2_1_5b"'),
+    "Qwen/Qwen2-7B": ("qwen2", dict(_llama(28, 3584, 28, 4, 18944, 152064), architectures=QWEN2),
+                      MLC + ' "qwen2_7b"'),
+    "Qwen/Qwen2.5-3B": ("qwen2", dict(_llama(36, 2048, 16, 2, 11008, 151936, True), architectures=QWEN2),
+                        MLC + ' "qwen2.5_3b"'),
+    "Qwen/Qwen3-0.6B": ("qwen3", dict(_llama(28, 1024, 16, 8, 3072, 151936, True, 128), architectures=QWEN3),
+                        MLC + ' "qwen3_0.6b"'),
+    "Qwen/Qwen3-1.7B": ("qwen3", dict(_llama(28, 2048, 16, 8, 6144, 151936, True, 128), architectures=QWEN3),
+                        MLC + ' "qwen3_1.7b"'),
+    "Qwen/Qwen3-4B": ("qwen3", dict(_llama(36, 2560, 32, 8, 9728, 151936, True, 128), architectures=QWEN3),
+                      MLC + ' "qwen3_4b" (commented out there)'),
+    "Qwen/Qwen3-8B": ("qwen3", dict(_llama(36, 4096, 32, 8, 12288, 151936, False, 128), architectures=QWEN3),
+                      MLC + ' "qwen3_8b" (commented out there)'),
+    "google/gemma-2b": ("gemma", dict(_llama(18, 2048, 8, 1, 16384, 256000, True, 256),
+                                      architectures=["GemmaForCausalLM"]), MLC + ' "gemma_2b"'),
+    "google/gemma-7b": ("gemma", dict(_llama(28, 3072, 16, 16, 24576, 256000, True, 256),
+                                      architectures=["GemmaForCausalLM"]),
+                        "UbiquitousLearning/mllm src/models/gemma/README.md (7B)"),
+    "google/gemma-2-2b": ("gemma2", dict(_llama(26, 2304, 8, 4, 9216, 256000, True, 256),
+                                         architectures=["Gemma2ForCausalLM"]), MLC + ' "gemma2_2b"'),
+    "google/gemma-2-9b": ("gemma2", dict(_llama(42, 3584, 16, 8, 14336, 256000, True, 256),
+                                         architectures=["Gemma2ForCausalLM"]), MLC + ' "gemma2_9b"'),
+    "google/gemma-2-27b": ("gemma2", dict(_llama(46, 4608, 32, 16, 36864, 256000, True, 128),
+                                          architectures=["Gemma2ForCausalLM"]), MLC + ' "gemma2_27b"'),
+    "google/gemma-3-1b-it": ("gemma3_text", dict(_llama(26, 1152, 4, 1, 6912, 262144, True, 256),
+                                                 architectures=["Gemma3ForCausalLM"]), MLC + ' "gemma3_1b_it"'),
+    "google/gemma-3-1b-pt": ("gemma3_text", dict(_llama(26, 1152, 4, 1, 6912, 262144, True, 256),
+                                                 architectures=["Gemma3ForCausalLM"]),
+                             MLC + ' "gemma3_1b_it" (the same model before instruction tuning)'),
+    "microsoft/phi-2": ("phi", dict(num_hidden_layers=32, hidden_size=2560, num_attention_heads=32,
+                                    intermediate_size=10240, vocab_size=51200, architectures=["PhiForCausalLM"]),
+                        MLC + ' "phi-2" (its older phi-msft names n_layer/n_embd/n_head)'),
+    "microsoft/Phi-3-mini-4k-instruct": ("phi3", dict(_llama(32, 3072, 32, 32, 8192, 32064),
+                                                      architectures=["Phi3ForCausalLM"]),
+                                         MLC + ' "phi-3" (commented out there)'),
+    "microsoft/Phi-3.5-mini-instruct": ("phi3", dict(_llama(32, 3072, 32, 32, 8192, 32064),
+                                                     architectures=["Phi3ForCausalLM"]), MLC + ' "phi-3_5"'),
+    "EleutherAI/pythia-70m": ("gpt_neox", _neox(6, 512, 8, 50304), PYTHIA),
+    "EleutherAI/pythia-160m": ("gpt_neox", _neox(12, 768, 12, 50304), PYTHIA),
+    "EleutherAI/pythia-410m": ("gpt_neox", _neox(24, 1024, 16, 50304), PYTHIA),
+    "EleutherAI/pythia-1b": ("gpt_neox", _neox(16, 2048, 8, 50304), PYTHIA),
+    "EleutherAI/pythia-1.4b": ("gpt_neox", _neox(24, 2048, 16, 50304), PYTHIA),
+    "EleutherAI/pythia-2.8b": ("gpt_neox", _neox(32, 2560, 32, 50304), PYTHIA),
+    "EleutherAI/pythia-6.9b": ("gpt_neox", _neox(32, 4096, 32, 50432), PYTHIA + " (Retruth/deontic README: 50432)"),
+    "EleutherAI/pythia-12b": ("gpt_neox", _neox(36, 5120, 40, 50688), PYTHIA + " (Retruth/deontic README: 50688)"),
+    "EleutherAI/gpt-j-6b": ("gptj", dict(n_layer=28, n_embd=4096, n_head=16, rotary_dim=64, vocab_size=50400,
+                                         architectures=["GPTJForCausalLM"]), MLC + ' "gpt_j"'),
+    "EleutherAI/gpt-neo-125m": ("gpt_neo", _neo(12, 768, 12), "GPT-Neo model cards' sizes (not found vendored)"),
+    "EleutherAI/gpt-neo-1.3B": ("gpt_neo", _neo(24, 2048, 16), "GPTNeoConfig's defaults (documented as gpt-neo-1.3B)"),
+    "EleutherAI/gpt-neo-2.7B": ("gpt_neo", _neo(32, 2560, 20), "GPT-Neo model cards' sizes (not found vendored)"),
+    "facebook/opt-125m": ("opt", _opt(12, 768, 12), "search excerpt (code corpus, repository not named): "
+                          "OPT_125M_CONFIG"),
+    "facebook/opt-1.3b": ("opt", _opt(24, 2048, 32), "search excerpt (code corpus, repository not named): "
+                          "OPT_1_3B_CONFIG; a second one with opt-1.3b/6.7b/13b"),
+    "facebook/opt-2.7b": ("opt", _opt(32, 2560, 32), "OPT paper's size table (the search excerpt was cut there)"),
+    "facebook/opt-6.7b": ("opt", _opt(32, 4096, 32), "search excerpt (code corpus, repository not named): opt-6.7b"),
+    "tiiuae/falcon-7b": ("falcon", dict(num_hidden_layers=32, hidden_size=4544, num_attention_heads=71,
+                                        vocab_size=65024, architectures=["FalconForCausalLM"]),
+                         "FalconConfig's defaults are falcon-7b's (its docstring); 32 layers per the model card"),
 }
 # Legacy ids the hub redirects to their organisation's id.
 LEGACY_IDS = {"gpt2": "openai-community/gpt2", "gpt2-medium": "openai-community/gpt2-medium",
               "gpt2-large": "openai-community/gpt2-large", "gpt2-xl": "openai-community/gpt2-xl",
               "distilgpt2": "distilbert/distilgpt2"}
-
-
-# ---------------------------------------------------------------- measuring the installed transformers
-
-def config_class(model_type: str):
-    from transformers import CONFIG_MAPPING
-    return CONFIG_MAPPING[model_type]
-
-
-def real_name(cls, name: str) -> str:
-    return dict(getattr(cls, "attribute_map", {}) or {}).get(name, name)
-
-
-def tiny_config(model_type: str):
-    cls = config_class(model_type)
-    default = cls()
-    kwargs: Dict[str, Any] = {}
-    for name, value in GENERIC.items():
-        real = real_name(cls, name)
-        if isinstance(getattr(cls, real, None), property):
-            continue  # derived (falcon's head_dim)
-        if hasattr(default, real) or name in ("num_hidden_layers", "hidden_size", "vocab_size"):
-            kwargs[real] = value
-    kwargs.update(ARCHITECTURES[model_type])
-    return cls(**kwargs)
-
-
-def layer_key(cls) -> str:
-    return real_name(cls, "num_hidden_layers")
-
-
-def describe(value: Any, depth: int = 0) -> str:
-    """A value as the compact string the bundled table stores: tensor(batch,seq,hidden), tuple(...), ..."""
-    import torch
-    from transformers.utils import ModelOutput
-
-    if value is None:
-        return "none"
-    if isinstance(value, torch.Tensor):
-        return "tensor(" + ",".join(DIM_NAMES.get(int(size), "?") for size in value.shape) + ")"
-    if isinstance(value, ModelOutput):
-        fields = [k for k, v in value.items() if v is not None]
-        return f"model_output[{type(value).__name__}](" + ",".join(fields) + ")"
-    if isinstance(value, (tuple, list)):
-        if depth >= 2:
-            return "tuple(...)"
-        return "tuple(" + ",".join(describe(v, depth + 1) for v in value) + ")"
-    return f"other[{type(value).__name__}]"
-
-
-def public_attributes(module) -> List[str]:
-    import torch
-
-    names = set(name for name, _ in module.named_parameters(recurse=False))
-    names |= set(name for name, _ in module.named_buffers(recurse=False))
-    names |= set(getattr(module, "_non_persistent_buffers_set", ()))
-    for name, value in vars(module).items():
-        if name.startswith("_") or name == "training" or isinstance(value, torch.nn.Module):
-            continue
-        names.add(name)
-    return sorted(names)
-
-
-def measure_architecture(model_type: str) -> Dict[str, Any]:
-    """One architecture under the installed transformers: {"layers": path, "nodes": {path: node}, ...}."""
-    import torch
-    from transformers import AutoModelForCausalLM
-
-    config = tiny_config(model_type)
-    torch.manual_seed(0)
-    model = AutoModelForCausalLM.from_config(config).eval()
-    names = {id(m): name for name, m in model.named_modules(remove_duplicate=False)}
-    fired: List[str] = []
-    outputs: Dict[str, str] = {}
-    inputs: Dict[str, str] = {}
-
-    def pre(name):
-        def hook(module, args, kwargs):
-            if name not in inputs:
-                inputs[name] = describe(args[0] if args else next(iter(kwargs.values()), None))
-        return hook
-
-    def post(name):
-        def hook(module, args, output):
-            if name not in outputs:
-                outputs[name] = describe(output)
-                fired.append(name)
-        return hook
-
-    handles = []
-    for name, module in model.named_modules():
-        handles.append(module.register_forward_pre_hook(pre(name), with_kwargs=True))
-        handles.append(module.register_forward_hook(post(name)))
-    ids = torch.randint(3, VOCAB, (BATCH, SEQ))
-    with torch.no_grad():
-        model(input_ids=ids, attention_mask=torch.ones_like(ids))
-    for handle in handles:
-        handle.remove()
-    del names
-
-    count = getattr(config, layer_key(type(config)))
-    lists = [name for name, m in model.named_modules()
-             if isinstance(m, torch.nn.ModuleList) and len(m) == count and name]
-    if len(lists) != 1:
-        raise RuntimeError(f"{model_type}: expected one decoder-layer list of length {count}, found {lists}")
-    layers = lists[0]
-    rank = {name: i for i, name in enumerate(fired)}
-    nodes: Dict[str, Dict[str, Any]] = {}
-    for name, module in model.named_modules():
-        node: Dict[str, Any] = {"type": type(module).__name__, "attrs": public_attributes(module)}
-        if isinstance(module, (torch.nn.ModuleList, torch.nn.Sequential, torch.nn.ModuleDict)):
-            node["length"] = len(module)
-        if name in outputs:
-            node["out"] = outputs[name]
-        if name in inputs:
-            node["in"] = inputs[name]
-        if name in rank:
-            node["rank"] = rank[name]
-        nodes[name] = node
-    return compress(model_type, nodes, layers, count)
-
-
-def _in_layer(path: str, layers: str) -> Optional[Tuple[int, str]]:
-    if not path.startswith(layers + "."):
-        return None
-    index, _, rest = path[len(layers) + 1:].partition(".")
-    return int(index), rest
-
-
-def compress(model_type: str, nodes: Dict[str, Dict[str, Any]], layers: str, count: int) -> Dict[str, Any]:
-    """Keep layer 0 as the template of every layer, checking that every layer is the same and that the
-    hook order repeats per layer: ranks outside the layers are before them (< start) or after them."""
-    per_layer: List[Dict[str, Dict[str, Any]]] = [{} for _ in range(count)]
-    outside: Dict[str, Dict[str, Any]] = {}
-    for path, node in nodes.items():
-        where = _in_layer(path, layers)
-        if where is None:
-            outside[path] = node
-        else:
-            per_layer[where[0]][where[1]] = node
-    ranked = [n["rank"] for n in per_layer[0].values() if "rank" in n]
-    start, span = (min(ranked), len(ranked)) if ranked else (0, 0)
-    for i, layer in enumerate(per_layer):
-        for rest, node in layer.items():
-            template = dict(per_layer[0].get(rest, {}))
-            if "rank" in template:
-                template["rank"] += i * span
-            if template != node:
-                raise RuntimeError(f"{model_type}: layer {i} differs from layer 0 at {rest!r}: {node} vs {template}")
-    for path, node in outside.items():
-        if "rank" in node and start <= node["rank"] < start + count * span:
-            raise RuntimeError(f"{model_type}: {path!r} runs between the decoder layers")
-    template = {}
-    for path, node in nodes.items():
-        where = _in_layer(path, layers)
-        if where is not None and where[0] != 0:
-            continue
-        node = dict(node)
-        if "rank" in node and where is None and node["rank"] >= start + count * span:
-            node["rank"] -= (count - 1) * span  # stored as if there were one layer
-        if path == layers:
-            node["length"] = "layers"
-        template[path] = node
-    cls = config_class(model_type)
-    return {"layers": layers, "layer_key": layer_key(cls), "layer_start": start, "layer_span": span,
-            "nodes": template}
-
-
-def config_defaults(model_type: str) -> Dict[str, Any]:
-    """The config class's name, attribute_map and defaults of the schema fields (real attribute names)."""
-    cls = config_class(model_type)
-    default = cls().to_dict()
-    # A field the class derives from others (Llama's head_dim = hidden_size // heads) is no default.
-    other = cls(**{real_name(cls, "hidden_size"): 64, real_name(cls, "num_attention_heads"): 2}).to_dict()
-    fields = {}
-    for name in SCHEMA_FIELDS:
-        real = real_name(cls, name)
-        if real in default and (other.get(real) == default[real] or name in ("hidden_size", "num_attention_heads")):
-            fields[real] = default[real]
-    return {"class": cls.__name__, "model_type": model_type,
-            "attribute_map": dict(getattr(cls, "attribute_map", {}) or {}), "defaults": fields}
-
-
-def measure(architectures: Optional[List[str]] = None) -> Dict[str, Any]:
-    import transformers
-
-    result: Dict[str, Any] = {"transformers": transformers.__version__, "architectures": {}, "absent": {},
-                              "failed": {}, "classes": {}}
-    for model_type in architectures or list(ARCHITECTURES):
-        try:
-            config_class(model_type)
-        except KeyError:
-            result["absent"][model_type] = "no such model_type in this release"
-            continue
-        try:
-            result["architectures"][model_type] = measure_architecture(model_type)
-            result["classes"][model_type] = config_defaults(model_type)
-        except Exception as error:  # recorded, reported by --write
-            result["failed"][model_type] = f"{type(error).__name__}: {error}"[:300]
-    return result
 
 
 # ---------------------------------------------------------------- running releases in scratch venvs
@@ -313,8 +197,7 @@ def release_venv(release: str) -> str:
     venv = os.path.join(SCRATCH, "venvs", release)
     python = os.path.join(venv, "bin", "python")
     if not os.path.exists(python):
-        subprocess.run([sys.executable.replace("python", "python"), "-m", "venv", "--without-pip", venv],
-                       check=True)
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
     site = subprocess.run([python, "-c", "import site; print(site.getsitepackages()[0])"],
                           check=True, capture_output=True, text=True).stdout.strip()
     base = os.path.join(ROOT, ".venv", "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
@@ -333,7 +216,7 @@ def release_venv(release: str) -> str:
     needed = []
     for requirement in requires:
         name = re.split(r"[<>=!~ ;\[]", requirement, 1)[0].strip()
-        if name.lower().replace("_", "-") not in ("huggingface-hub", "tokenizers", "safetensors"):
+        if name.lower().replace("_", "-") not in ("huggingface-hub", "tokenizers", "safetensors", "numpy"):
             continue
         check = (f"import importlib.metadata as m, sys; from packaging.requirements import Requirement; "
                  f"r = Requirement({requirement!r});\n"
@@ -352,9 +235,16 @@ def _clean_env(site: str) -> Dict[str, str]:
     return env
 
 
-def run_release(release: str) -> str:
+def run_release(release: str, again: bool = False) -> str:
     os.makedirs(MEASURED, exist_ok=True)
     out = os.path.join(MEASURED, f"{release}.json")
+    if not again and os.path.exists(out):
+        try:
+            with open(out) as handle:
+                if "error" not in json.load(handle):
+                    return out  # measured already
+        except ValueError:
+            pass
     try:
         python = release_venv(release)
     except subprocess.CalledProcessError as error:
@@ -366,6 +256,40 @@ def run_release(release: str) -> str:
         _record_failure(out, release, "measure failed: " + done.stderr.strip().splitlines()[-1:][0]
                         if done.stderr.strip() else "measure failed")
     return out
+
+
+def published_releases() -> List[str]:
+    """Every final transformers release on the package index (pip's own listing)."""
+    done = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "transformers"],
+                          capture_output=True, text=True, check=True)
+    line = next(l for l in done.stdout.splitlines() if l.startswith("Available versions:"))
+    return sorted((v.strip() for v in line.split(":", 1)[1].split(",") if re.fullmatch(r"[\d.]+", v.strip())),
+                  key=_version_key)
+
+
+def _signature(measurement: Dict[str, Any]) -> Dict[str, Any]:
+    """What a release says modules return (and which exist), the facts a change point is searched for."""
+    return {arch: {path: (node.get("out"), node.get("in")) for path, node in entry["nodes"].items()}
+            for arch, entry in measurement.get("architectures", {}).items()}
+
+
+def bisect(low: str, high: str) -> None:
+    """Between measured releases whose outputs differ, measure the release halfway, until every change
+    point is pinned to the first release that shows it."""
+    releases = [r for r in published_releases() if _version_key(low) <= _version_key(r) <= _version_key(high)]
+    while True:
+        measured = {m["transformers"]: m for m in load_measurements() if "error" not in m}
+        done = [r for r in releases if r in measured]
+        todo = None
+        for a, b in zip(done, done[1:]):
+            between = [r for r in releases if _version_key(a) < _version_key(r) < _version_key(b)
+                       and not os.path.exists(os.path.join(MEASURED, f"{r}.json"))]
+            if between and _signature(measured[a]) != _signature(measured[b]):
+                todo = between[len(between) // 2]
+                break
+        if todo is None:
+            return
+        print(coverage([json.load(open(run_release(todo)))]), flush=True)
 
 
 def _record_failure(out: str, release: str, why: str) -> None:
@@ -522,6 +446,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--measure", metavar="OUT", help="measure the installed transformers into OUT")
     parser.add_argument("--releases", nargs="*", help="measure these transformers releases in scratch venvs")
+    parser.add_argument("--bisect", nargs=2, metavar=("LOW", "HIGH"),
+                        help="measure releases between LOW and HIGH until each output change has its first release")
     parser.add_argument("--write", action="store_true", help="write the bundled tables from the measurements")
     args = parser.parse_args(argv)
     if args.measure:
@@ -532,6 +458,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     for release in args.releases or []:
         out = run_release(release)
         print(coverage([json.load(open(out))]), flush=True)
+    if args.bisect:
+        bisect(*args.bisect)
     if args.write:
         measurements = load_measurements()
         write(measurements)

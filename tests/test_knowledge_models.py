@@ -265,3 +265,48 @@ def test_the_docs_table_is_the_data():
     start, end = gen.DOC_MARKERS
     assert start in text and end in text
     assert text.split(start)[1].split(end)[0].strip() == gen.releases_table().strip()
+
+
+def test_every_stored_range_builds():
+    """Every range of every architecture rebuilds into a tree whose values parse, at 1 and 40 layers."""
+    for architecture in models.architectures():
+        for item in models._ranges(architecture):
+            for count in (1, 40):
+                schema = models._build(architecture, item.range, count)
+                assert schema.module(item.layers).length == count
+                assert schema.module(f"{item.layers}.{count - 1}").type == item.nodes[item.layers + ".0"]["type"]
+                ranks = list(_all_ranks(schema.root))
+                assert len(ranks) == len(set(ranks)), (architecture, item.range)
+
+
+def test_unknown_architectures_have_no_schema():
+    assert models.schema_for({"model_type": "bert", "num_hidden_layers": 2}) is None
+    assert models.schema_for({}) is None
+    assert models.schema_for({"model_type": "gpt2", "n_layer": "twelve"}) is None  # a broken config is unknown
+    assert models.schema_for({"model_type": "gpt2"}).layer_count == 12  # absent: GPT2Config's default
+    assert models.config_from_class("NoSuchConfig", {}) is None
+
+
+def test_live_schema_measures_an_architecture_the_table_lacks_and_keeps_it(tmp_path):
+    """Opt-in: granite is not bundled; with torch + transformers here it is measured once, and the next
+    process reads the kept JSON without importing either."""
+    from nnsight_lint.knowledge import extract
+
+    config = {"model_type": "granite", "num_hidden_layers": 5}
+    assert models.schema_for(config) is None
+    schema = extract.live_schema(config, cache=str(tmp_path))
+    assert schema.module("model.layers").length == 5
+    assert schema.module("model.layers.4.self_attn").output.kind == "tuple"
+    (kept,) = tmp_path.glob("granite-*.json")
+    code = (
+        "import sys; sys.modules['torch'] = sys.modules['transformers'] = None\n"
+        "from nnsight_lint.knowledge import extract\n"
+        f"s = extract.live_schema({config!r}, cache={str(tmp_path)!r})\n"
+        "print(s.module('model.layers').length, s.module('model.layers.0').output.kind)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.split() == ["5", schema.module("model.layers.0").output.kind], done.stderr
+    kept.write_text("{broken")  # a broken cache entry is measured again, not a crash
+    assert extract.live_schema(config, cache=str(tmp_path)).module("model.layers").length == 5
+    assert extract.live_schema({"model_type": "no-such-architecture", "num_hidden_layers": 2},
+                               cache=str(tmp_path)) is None

@@ -176,3 +176,20 @@ def test_the_silent_grad_outside_backward_warns_in_the_rules_words(model):
         warnings.simplefilter("always")
         run_case(path, model)
     assert [w for w in plain if "leaf Tensor" in str(w.message)][0].message.args[0].startswith("The .grad attribute")
+
+
+def test_the_runtime_uses_the_files_own_settings(tmp_path, model):
+    """The hook resolves the file's settings as `check` does: a trace name the project's
+    [tool.nnsight-lint] declares opens a trace there, and the NameError after it is told."""
+    (tmp_path / "pyproject.toml").write_text('[tool.nnsight-lint]\ntrace-names = ["trace", "probe"]\n')
+    program = tmp_path / "probing.py"
+    program.write_text('"""A project wrapper named `probe` opens a trace."""\n'
+                       'with model.probe("hello world"):\n    h = model.transformer.h[0].output\nprint(h)\n')
+    type(model).probe = type(model).trace
+    try:
+        error = _raised(program, model)
+    finally:
+        del type(model).probe
+    assert isinstance(error, NameError)
+    assert retell(error), str(error)
+    assert "NNL101" in str(error) or "`h` is assigned inside the trace" in str(error)

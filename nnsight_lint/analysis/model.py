@@ -267,6 +267,7 @@ class FileModel:
     _named: int = field(default=0, repr=False)
     path: Optional[str] = None  # the file's path, for the project files model resolution may read
     _models: Optional[tuple] = field(default=None, repr=False)
+    _guards: Optional[object] = field(default=None, repr=False)
 
     def _resolved(self) -> tuple:
         if self._models is None:
@@ -284,6 +285,15 @@ class FileModel:
         """The model a `.trace(...)` / `.generate(...)` / `.scan(...)` / `.session(...)` call's
         receiver resolves to, or None."""
         return self._resolved()[1].get(id(call))
+
+    def guarded(self, node: cst.Attribute) -> bool:
+        """Is the attribute read `node` a version guard's (`x.value if hasattr(x, "value") else x`):
+        evaluated only where the object has the attribute (`analysis.guards`)?"""
+        if self._guards is None:
+            from nnsight_lint.analysis.guards import Guards
+
+            self._guards = Guards(self.module)
+        return self._guards.guarded(node)
 
     def trace_events(self, trace: Trace) -> List[Event]:
         """The events that run in `trace` (indexed on first use: rules ask once per trace)."""

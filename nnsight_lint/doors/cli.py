@@ -53,13 +53,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="how to print findings (default: concise, path:line:col: CODE message)",
     )
     check.add_argument("--statistics", action="store_true", help="print the number of findings per code instead")
-    check.add_argument("--show-settings", action="store_true", help="print the resolved settings and exit")
+    check.add_argument("--show-settings", action="store_true",
+                       help="print the settings each PATH gets, and where each came from, and exit")
     check.add_argument("--jobs", "-j", type=_positive, metavar="N", help="processes to check with (default: CPUs)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     check.add_argument("--cache-dir", metavar="DIR", help="where the cache lives (default: .nnsight_lint_cache "
                        "at the project root)")
     check.add_argument("--target-version", metavar="X.Y", type=_version,
                        help="the nnsight the code is written for (default: inferred from the project's requirements)")
+    check.add_argument("--transformers-version", metavar="X.Y", type=_release,
+                       help="the transformers the code is written for (default: inferred from the project's requirements)")
     check.add_argument("--report-deliberate-errors", action="store_true", default=None,
                        help="also report mistakes inside `pytest.raises` or a `try` that catches their error")
     check.add_argument("--config", metavar="FILE", help="read settings from FILE instead of the nearest pyproject.toml")
@@ -114,30 +117,35 @@ def _check(args) -> int:
     if problems:
         return _usage_error("; ".join(problems))
     try:
-        args.settings = settings = _settings(args, rules.CODES)
+        args.settings = resolver = _settings(args, rules.CODES)
+        if args.show_settings:
+            shown = [args.stdin_filename] if args.paths == ["-"] and args.stdin_filename else args.paths
+            sys.stdout.write("\n".join(resolver.for_path(p, exact=True).describe() for p in shown if p != "-"))
+            return EXIT_CLEAN
+        named = args.stdin_filename if args.paths == ["-"] else None
+        stdin_settings = resolver.for_path(named) if args.paths == ["-"] else None
     except ConfigError as error:
         return _usage_error(str(error))
-    if args.show_settings:
-        sys.stdout.write(settings.describe())
-        return EXIT_CLEAN
-    options = settings.lint_options()
 
     if args.fix or args.diff:
-        return _fix(args, options)
+        return _fix(args, resolver)
     sources = {}
-    if args.paths == ["-"]:
-        name = args.stdin_filename or "-"
-        sources[name] = sys.stdin.buffer.read()
-        skip = args.force_exclude and args.stdin_filename and settings.is_excluded(name)
-        results = [] if skip else [lint_text(sources[name], name, options)]
-    else:
-        files = list(settings.files(args.paths, args.force_exclude, notebooks=settings.notebooks, on_warning=_warn))
-        results = check_paths(files, options, jobs=args.jobs, cache=_cache(args, settings, options))
+    try:
+        if args.paths == ["-"]:
+            name = args.stdin_filename or "-"
+            sources[name] = sys.stdin.buffer.read()
+            skip = args.force_exclude and args.stdin_filename and stdin_settings.is_excluded(name)
+            results = [] if skip else [lint_text(sources[name], name, stdin_settings.lint_options())]
+        else:
+            files = list(resolver.files(args.paths, args.force_exclude, on_warning=_warn))
+            results = check_paths(files, resolver.options, jobs=args.jobs, cache=_cache(args, resolver))
+    except ConfigError as error:  # a project's own settings, met during the walk
+        return _usage_error(str(error))
 
     if args.force_exclude:
-        _say_force_excluded(args, settings)
+        _say_force_excluded(args, resolver)
     diagnostics = sorted(
-        (d for r in results for d in r.diagnostics if not d.code.startswith(settings.ignored_in(d.path))),
+        (d for r in results for d in r.diagnostics if not d.code.startswith(resolver.for_path(d.path).ignored_in(d.path))),
         key=lambda d: d.sort_key(),
     )
     errors = [r for r in results if r.error]
@@ -146,23 +154,51 @@ def _check(args) -> int:
     for result in errors:
         print(f"error: {result.path}: {result.error}", file=sys.stderr)
     if not args.quiet:
-        print(_summary(len(diagnostics), sum(1 for d in diagnostics if d.fix), len(errors)), file=sys.stderr)
+        hidden = sum(r.hidden for r in results)
+        print(_summary(len(diagnostics), sum(1 for d in diagnostics if d.fix), len(errors), hidden), file=sys.stderr)
+        for note in _unpinned_legacy(diagnostics, resolver):
+            print(note, file=sys.stderr)
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
 
 
-def _fix(args, options) -> int:
+def _unpinned_legacy(diagnostics, resolver) -> List[str]:
+    """Once per project: findings of the nnsight <= 0.4 API where the project does not pin nnsight
+    mean the code was written for an old nnsight that a fresh install no longer gets."""
+    from nnsight_lint import messages
+    from nnsight_lint.knowledge import versions
+
+    projects = {}
+    for d in diagnostics:
+        if d.code.startswith("NNL3"):
+            settings = resolver.for_path(d.path)
+            target = settings.target()
+            if not target.pinned:
+                projects.setdefault(target.project or settings.root, [0, target])[0] += 1
+    return [messages.UNPINNED_LEGACY.format(count=count, s="s" if count != 1 else "", root=root,
+                                            target=versions.show(target.version),
+                                            legacy=versions.show(versions.LEGACY_UNTIL),
+                                            next=f"{versions.LEGACY_UNTIL[0]}.{versions.LEGACY_UNTIL[1] + 1}")
+            for root, (count, target) in sorted(projects.items())]
+
+
+def _fix(args, resolver) -> int:
     from nnsight_lint.sources import source
+    from nnsight_lint.sources.config import ConfigError
     from nnsight_lint.doors.api import fix_bytes, fix_file
 
     stdin = args.paths == ["-"]
-    if stdin:
-        options = args.settings.lint_options(args.stdin_filename)  # with its per-file-ignores
-        results = [fix_bytes(sys.stdin.buffer.read(), args.stdin_filename or "-", options, args.unsafe_fixes)]
-    else:
-        files = args.settings.files(args.paths, args.force_exclude, notebooks=args.settings.notebooks, on_warning=_warn)
-        results = [_fix_one(fix_file, p, args.settings.lint_options(p), args.unsafe_fixes, not args.diff) for p in files]
+    try:
+        if stdin:
+            options = resolver.for_path(args.stdin_filename).lint_options(args.stdin_filename)  # with its per-file-ignores
+            results = [fix_bytes(sys.stdin.buffer.read(), args.stdin_filename or "-", options, args.unsafe_fixes)]
+        else:
+            files = resolver.files(args.paths, args.force_exclude, on_warning=_warn)
+            results = [_fix_one(fix_file, p, resolver.for_path(p).lint_options(p), args.unsafe_fixes, not args.diff)
+                       for p in files]
+    except ConfigError as error:
+        return _usage_error(str(error))
     report = sys.stderr if stdin and not args.diff else sys.stdout
     if args.diff:
         diff = lambda r: source.of(r.before, r.path).diff(r.before, r.after)  # noqa: E731
@@ -209,25 +245,34 @@ def _fix_one(fix_file, path, options, unsafe, write):
 
 
 def _settings(args, known_codes):
-    """[tool.nnsight-lint] from --config or the nearest pyproject.toml, with the flags on top."""
+    """Each file's settings: [tool.nnsight-lint] from --config or the file's nearest project, with
+    the flags on top (`config.Resolver`)."""
     from nnsight_lint.sources import config
 
-    start = [args.stdin_filename] if args.paths == ["-"] and args.stdin_filename else args.paths
-    settings = config.load_settings(start, args.config, known_codes)
-    return config.with_overrides(
-        settings, select=args.select or None, ignore=args.ignore or None,
+    return config.Resolver(
+        args.config, known_codes, select=args.select or None, ignore=args.ignore or None,
         exclude=args.exclude, extend_exclude=args.extend_exclude, notebooks=args.notebooks,
-        target_version=args.target_version, report_deliberate_errors=args.report_deliberate_errors,
+        target_version=args.target_version, transformers_version=args.transformers_version,
+        report_deliberate_errors=args.report_deliberate_errors,
     )
 
 
-def _cache(args, settings, options):
+def _cache(args, resolver):
+    """The cache of a file: in its project root (or --cache-dir), one index per distinct options."""
     if args.no_cache:
         return None
     from nnsight_lint.sources.cache import CACHE_DIR_NAME, Cache
 
-    directory = args.cache_dir or os.path.join(settings.root, CACHE_DIR_NAME)
-    return Cache(directory, repr(options))
+    caches = {}
+
+    def cache_for(path, options):
+        directory = args.cache_dir or os.path.join(resolver.for_path(path).root, CACHE_DIR_NAME)
+        key = (directory, repr(options))
+        if key not in caches:
+            caches[key] = Cache(directory, key[1])
+        return caches[key]
+
+    return cache_for
 
 
 def _version(text: str) -> str:
@@ -237,6 +282,14 @@ def _version(text: str) -> str:
         versions.parse(text)
     except versions.VersionError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    return text.strip()
+
+
+def _release(text: str) -> str:
+    import re
+
+    if re.match(r"^\s*\d+(?:\.\d+){0,3}\s*$", text) is None:
+        raise argparse.ArgumentTypeError(f"not a version: {text!r} (expected e.g. 4.57 or 5.3.0)")
     return text.strip()
 
 
@@ -255,12 +308,17 @@ def _render(args, diagnostics, sources=None) -> str:
     return output.render(args.output_format, diagnostics, sources)
 
 
-def _summary(found: int, fixable: int, unchecked: int = 0) -> str:
+def _summary(found: int, fixable: int, unchecked: int = 0, hidden: int = 0) -> str:
+    from nnsight_lint import messages
+
     if not found and not unchecked:
-        return "All checks passed."
-    text = f"Found {found} problem{'s' if found != 1 else ''}."
+        text = "All checks passed."
+    else:
+        text = f"Found {found} problem{'s' if found != 1 else ''}."
     if unchecked:  # never "passed": the errors above name files that were not (fully) checked
         text += f" {unchecked} file{'s' if unchecked != 1 else ''} could not be checked."
+    if hidden:  # "All checks passed." must not hide what was not shown
+        text += "\n" + messages.HIDDEN_DEMOS.format(count=hidden, s="s" if hidden != 1 else "")
     if fixable:
         text += f"\n[*] {fixable} fixable with `nnsight-lint check --fix`."
     return text
@@ -315,12 +373,12 @@ def _warn(path: str, message: str) -> None:
     print(f"warning: {path}: {message}", file=sys.stderr)
 
 
-def _say_force_excluded(args, settings) -> None:
+def _say_force_excluded(args, resolver) -> None:
     """A file named on the command line that --force-exclude left out: say so, or the summary
     ("All checks passed.") would read as if it had been checked."""
     named = [args.stdin_filename] if args.paths == ["-"] else [p for p in args.paths if os.path.isfile(p)]
     for path in named:
-        if path and settings.is_excluded(path):
+        if path and resolver.for_path(path).is_excluded(path):
             print(f"nnsight-lint: not checked, excluded by the settings (--force-exclude): {path}", file=sys.stderr)
 
 

@@ -219,9 +219,9 @@ def layer_count(config: Mapping) -> Optional[int]:
     if entry is not None:
         names.insert(0, entry["attribute_map"].get("num_hidden_layers", "num_hidden_layers"))
     for name in names:
-        value = config.get(name)
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return value
+        if name in config:
+            value = config[name]
+            return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
     if entry is not None:
         value = entry["defaults"].get(names[0])
         if isinstance(value, int):
@@ -307,6 +307,12 @@ def measured_releases() -> List[str]:
     return list(_schemas()["measured"])
 
 
+@functools.lru_cache(maxsize=None)
+def _names(names: Tuple[str, ...]) -> FrozenSet[str]:
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=4096)
 def parse_value(text: Optional[str]) -> Optional[Value]:
     """The bundled table's compact value strings: "tensor(batch,seq,hidden)", "tuple(tensor(...),none)",
     "model_output[CausalLMOutputWithPast](logits,past_key_values)", "other[DynamicCache]", "none"."""
@@ -397,9 +403,19 @@ def _expand_ranges(entry: Mapping[str, Any]) -> List[_Range]:
     return result
 
 
+def schema_from_entry(architecture: str, range_: str, entry: Mapping[str, Any], count: int) -> Schema:
+    """A schema from one measurement in the generator's format (extract.live_schema's cached ones)."""
+    item = _Range(range_, range_.lstrip("=<>"), entry["layers"], entry["layer_start"], entry["layer_span"],
+                  entry["layer_key"], entry["nodes"])
+    return _tree(architecture, item, count)
+
+
 @functools.lru_cache(maxsize=256)
 def _build(architecture: str, range_: str, count: int) -> Schema:
-    item = next(r for r in _ranges(architecture) if r.range == range_)
+    return _tree(architecture, next(r for r in _ranges(architecture) if r.range == range_), count)
+
+
+def _tree(architecture: str, item: _Range, count: int) -> Schema:
     layers, start, span = item.layers, item.layer_start, item.layer_span
     made: Dict[str, Dict[str, Any]] = {}
     for path, node in item.nodes.items():
@@ -417,15 +433,20 @@ def _build(architecture: str, range_: str, count: int) -> Schema:
             if path == layers:
                 made[path]["length"] = count
 
+    children: Dict[str, List[str]] = {}
+    for path in made:
+        if path:
+            parent, _, name = path.rpartition(".")
+            children.setdefault(parent, []).append(name)
+
     def make(path: str) -> Module:
         node = made[path]
         prefix = path + "." if path else ""
-        names = [p[len(prefix):] for p in made if p.startswith(prefix) and p != path and "." not in p[len(prefix):]]
-        names.sort(key=lambda n: (0, int(n), "") if n.isdigit() else (1, 0, n))
+        names = sorted(children.get(path, ()), key=lambda n: (0, int(n), "") if n.isdigit() else (1, 0, n))
         length = node.get("length")
         return Module(
             path=path, type=node["type"], children={n: make(prefix + n) for n in names},
-            length=length if isinstance(length, int) else None, attributes=frozenset(node.get("attrs", ())),
+            length=length if isinstance(length, int) else None, attributes=_names(tuple(node.get("attrs", ()))),
             output=parse_value(node.get("out")), input=parse_value(node.get("in")), rank=node.get("rank"),
         )
 

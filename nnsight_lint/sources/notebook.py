@@ -32,8 +32,9 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
-from nnsight_lint.engine.lint import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse, parse_error
-from nnsight_lint.analysis.deliberate import says_it_fails
+from nnsight_lint.engine.lint import (DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, hidden_as_demos,
+                                      parse, parse_error)
+from nnsight_lint.analysis.deliberate import says_the_next_cell_fails
 from nnsight_lint.engine.text import common_ends, split_lines_keepends
 
 
@@ -99,7 +100,7 @@ class CodeCell:
     source: str
     span: Tuple[int, int]  # the `source` value in the notebook text
     items: Optional[Tuple[Tuple[int, int, str], ...]]  # list form: each string's span and value
-    shows_error: bool = False  # the markdown right after (or before) it says it fails: a demo
+    shows_error: bool = False  # the markdown right before it says it fails: a demo
 
 
 @dataclass(frozen=True)
@@ -154,18 +155,17 @@ def read(source: Union[bytes, str]) -> Notebook:
         if isinstance(value, list):
             items = tuple((s, e, text) for (s, e), text in zip(_elements(source, span[0]), value))
             value = "".join(value)
-        neighbours = [said[j] for j in (index + 1, index - 1) if 0 <= j < len(cells) and said[j] is not None]
-        code_cells.append(CodeCell(number, value, span, items, bool(neighbours and neighbours[0])))
+        code_cells.append(CodeCell(number, value, span, items, index > 0 and bool(said[index - 1])))
     return Notebook(source, bom, tuple(code_cells), _is_python(data.get("metadata")))
 
 
 def _markdown_says_it_fails(cell: dict) -> Optional[bool]:
-    """For a markdown cell: does it say the code next to it fails? None for other cells."""
+    """For a markdown cell: does it say the code cell after it fails? None for other cells."""
     if cell.get("cell_type") != "markdown":
         return None
     text = cell.get("source")
     text = "".join(text) if isinstance(text, list) else text
-    return isinstance(text, str) and says_it_fails(text)
+    return isinstance(text, str) and says_the_next_cell_fails(text)
 
 
 def _is_python(metadata) -> bool:
@@ -410,7 +410,10 @@ def _lint(
             cache = None if document is None else document.positions
             found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options, text,
                                                                    positions_cache=cache))
-    found = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
+    shown = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
+    if len(shown) < len(found):
+        hidden_as_demos(pair[0] for pair in found if pair[0].cell in demos and pair[0].code != "NNL000")
+    found = shown
     return sorted(found, key=lambda pair: pair[0].sort_key())
 
 
