@@ -210,26 +210,24 @@ def _explaining(path: str, lines: List[int], explains, missing: Optional[str], r
                 continue  # a finding on the failing line is about another name
             if word.search(source_lines[diagnostic.line - 1]):
                 return diagnostic
+    later = [d for d in candidates if getattr(d.rule, "SURFACES", "line") == "trace"]
+    if missing and later:  # bound in a trace whose step never ran, read after it (NNL505)
+        for first, last in _trace_spans(path):
+            if any(word.search(text) for text in source_lines[first - 1:last]):
+                inside = [d for d in later if first <= d.line <= last]
+                if inside:
+                    return inside[0]
     if raised_at is not None:
         return None  # the user's own expression raised: only a finding on it explains it
-    later = [d for d in candidates if getattr(d.rule, "SURFACES", "line") == "trace"]
     if later:  # the mistake is one line, the error another of the same trace (NNL006)
         for first, last in _trace_spans(path):
             if any(first <= line <= last for line in lines):
                 inside = [d for d in later if first <= d.line <= last]
                 if inside:
                     return inside[0]
-        if missing:  # a name the trace binds is missing after it (a step that never ran: NNL505)
-            word = re.compile(rf"\b{re.escape(missing)}\b")
-            source_lines = source.splitlines()
-            for first, last in _trace_spans(source, path):
-                if any(word.search(text) for text in source_lines[first - 1:last]):
-                    inside = [d for d in later if first <= d.line <= last]
-                    if inside:
-                        return inside[0]
-    ahead = [d for d in candidates if getattr(rules.rule(d.code), "SURFACES", "line") == "next-trace"]
+    ahead = [d for d in candidates if getattr(d.rule, "SURFACES", "line") == "next-trace"]
     if ahead:  # the mistake is before a trace, the error in it (an input moved to the meta device: NNL501)
-        spans = _trace_spans(source, path)
+        spans = _trace_spans(path)
         for diagnostic in ahead:
             following = [span for span in spans if span[0] > diagnostic.line]
             if following and any(following[0][0] <= line <= following[0][1] for line in lines):
