@@ -1,4 +1,4 @@
-"""Generate `nnsight_lint/knowledge/envoy_attributes.json`: the attribute names an nnsight model (and
+"""Generate `nnsight_lint/knowledge/models/envoy_attributes.json`: the attribute names an nnsight model (and
 each of its modules) answers besides its submodules, read from the installed nnsight, torch and
 transformers.
 
@@ -18,7 +18,7 @@ import sys
 import warnings
 
 TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "nnsight_lint", "knowledge",
-                     "envoy_attributes.json")
+                     "models", "envoy_attributes.json")
 
 
 def generate() -> dict:

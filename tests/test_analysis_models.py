@@ -292,3 +292,13 @@ def test_a_loader_definition_is_not_blanked_before_parsing():
     """)
     kept = parsed_part(source)
     assert 'LanguageModel("gpt2")' in kept and "return 1" not in kept
+
+
+def test_constructions_returned_or_in_containers_are_listed():
+    constructions, _ = resolve_models(cst.parse_module(textwrap.dedent("""
+        import nnsight
+        def load():
+            return nnsight.LanguageModel("gpt2")
+        pair = [nnsight.LanguageModel("EleutherAI/pythia-70m"), other]
+    """)))
+    assert sorted(c.ref for c in constructions) == ["EleutherAI/pythia-70m", "gpt2"]

@@ -200,6 +200,8 @@ class Where:
     iter: Optional[IterLoop] = None  # innermost iter loop
     grad_mode: Optional[Tuple[str, cst.With]] = None  # ("no_grad"/"inference_mode", its with) in the trace
     loops: Tuple[int, ...] = ()  # ids of loops and comprehensions around it (within the trace)
+    # (statement, arm) pairs of the code around it that may not run: if/elif/else, try/except and match
+    # arms, and a loop's `else:` (which a `break` skips; its own statement, so it excludes nothing).
     branches: Tuple[Tuple[int, int], ...] = ()
     helper: Tuple[cst.Call, ...] = ()  # call sites of inlined helpers, outermost first
     session: Optional[cst.With] = None
@@ -239,6 +241,8 @@ class Event:
     statement: Optional[cst.CSTNode] = None  # BIND: the small statement or compound header binding it
     saved: bool = False  # BIND: the value is `<x>.save()` / `nnsight.save(x)`
     from_model: bool = False  # BIND: the value derives from a module access (or such a name)
+    top: Optional[cst.CSTNode] = field(default=None, repr=False)  # the module-level statement walked when it was seen
+    within: Optional[cst.CSTNode] = field(default=None, repr=False)  # the small statement (or compound) being walked
 
 
 @dataclass(eq=False)

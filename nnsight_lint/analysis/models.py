@@ -20,6 +20,7 @@ here guesses an architecture from module names.
 """
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
@@ -63,11 +64,15 @@ class ModelRef:
         """Does the source say which model this is (an id, a path, or a config class)?"""
         return self.ref is not None or self.config_class is not None
 
-    def identity(self) -> tuple:
-        """What two constructions must share to build the same model (helpers' call sites must agree)."""
+    @functools.cached_property
+    def _identity(self) -> tuple:
         keywords = tuple((k, _code(v)) for k, v in sorted(self.keywords.items()) if k not in ("tokenizer", "dispatch"))
         return (self.wrapper, self.ref, self.model_class, self.config_class,
-                tuple(sorted(self.config_kwargs.items(), key=repr)), self.opaque, keywords)
+                repr(sorted(self.config_kwargs.items(), key=repr)), self.opaque, keywords)
+
+    def identity(self) -> tuple:
+        """What two constructions must share to build the same model (helpers' call sites must agree)."""
+        return self._identity
 
     def keyword(self, name: str) -> object:
         """The literal value of a keyword argument of the construction; `None` when absent;
@@ -271,20 +276,35 @@ class _Index:
         self.names.setdefault((scope, name), []).append(_Binding(value, self._next(), conditional, stack))
 
     def _expr(self, node: cst.CSTNode, stack) -> None:
-        """Record the trace-like calls and the calls by name (for call-site resolution)."""
+        """Record the trace-like calls and the calls by name (for call-site resolution). Only where a
+        call can stand for a model or take one: a call's callee chain and arguments, containers,
+        conditionals, `await`, `x = y = ...`; not inside subscripts, arithmetic or comprehensions."""
         todo = [node]
         while todo:
             current = todo.pop()
-            if type(current) is cst.Call:
+            kind = type(current)
+            if kind is cst.Call:
                 func = current.func
                 if type(func) is cst.Attribute and func.attr.value in RECEIVER_CALLS:
                     self.uses.append((current, stack, self._next()))
                 name = dotted_name(func)
                 if name is not None:
                     self.calls.setdefault(name.split(".")[-1], []).append((current, stack, self._next()))
-            if type(current) in (cst.Lambda, cst.FunctionDef, cst.ClassDef):
-                continue
-            todo.extend(children(current))
+                todo.append(func)
+                todo.extend(arg.value for arg in current.args)
+            elif kind is cst.Attribute:
+                todo.append(current.value)
+            elif kind in _CONTAINERS:
+                todo.extend(element.value for element in current.elements if hasattr(element, "value"))
+            elif kind is cst.IfExp:
+                todo.extend((current.body, current.orelse))
+            elif kind is cst.Await:
+                todo.append(current.expression)
+            elif (kind is cst.NamedExpr or kind is cst.Expr or kind is cst.Return) and current.value is not None:
+                todo.append(current.value)
+
+
+_CONTAINERS = (cst.Tuple, cst.List, cst.Set, cst.Dict)
 
 
 def _target_names(node: cst.CSTNode) -> List[str]:

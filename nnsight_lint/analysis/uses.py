@@ -4,11 +4,12 @@ an operand of arithmetic, an argument of a `torch.*` call; directly, or through 
 the access (or to its `.save()`) and read before it is bound again.
 
 Rules that know what the value is (a tensor or a tuple, from the model's schema) judge the use.
-Built on first use from one walk of the file's tree (a parent map), only when a rule asks.
+Parents are mapped on first use, one statement at a time (`Event.within`, the small statement
+or compound header the builder was walking): only the statements a rule asks about are walked.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, List, Optional
 
 import libcst as cst
@@ -17,6 +18,7 @@ from nnsight_lint.analysis.model import Event, EventKind, FileModel
 from nnsight_lint.analysis.models import NOT_LITERAL, literal
 from nnsight_lint.analysis.tree import children
 
+_BODIES = frozenset({cst.IndentedBlock, cst.SimpleStatementSuite, cst.Else, cst.ExceptHandler, cst.Finally})
 _NOT_TENSOR_ATTRIBUTES = frozenset({"save", "count", "index"})  # what a tuple (and nnsight) answer
 
 
@@ -34,41 +36,48 @@ class Use:
     name: str = ""
     store: bool = False
     via: Optional[str] = None
+    saved: bool = False  # through a name bound to the access's `.save()`
 
 
 class Uses:
     def __init__(self, model: FileModel) -> None:
         self.model = model
         self._parents: Dict[int, cst.CSTNode] = {}
-        stack = [model.module]
-        while stack:
-            node = stack.pop()
-            for child in children(node):
-                self._parents[id(child)] = node
-                stack.append(child)
+        self._mapped: set = set()  # the module-level statements whose parents are mapped
 
-    def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+    def parent(self, node: cst.CSTNode, top: Optional[cst.CSTNode] = None) -> Optional[cst.CSTNode]:
+        """The node's parent; `top` is the statement it is in (`Event.within`), mapped on first use."""
+        if top is not None and id(top) not in self._mapped:
+            self._mapped.add(id(top))
+            stack = [top]
+            while stack:
+                current = stack.pop()
+                for child in children(current):
+                    if type(child) in _BODIES:
+                        continue  # a compound's header only: its body's statements map themselves
+                    self._parents[id(child)] = current
+                    stack.append(child)
         return self._parents.get(id(node))
 
     def of(self, access: Event) -> List[Use]:
         """The uses of the value of an ACCESS event, directly and through names bound to it."""
         found: List[Use] = []
         node = access.node
-        direct = self._use(node, access, None)
+        direct = self._use(node, access, None, access.within)
         if direct is not None:
             found.append(direct)
-        for name, binding in self._bound_names(node):
+        for name, binding, saved in self._bound_names(node, access.within):
             for read in self._reads_after(binding, name):
-                use = self._use(read.node, access, name)
+                use = self._use(read.node, access, name, read.within)
                 if use is not None:
-                    found.append(use)
+                    found.append(replace(use, saved=saved))
         return found
 
-    def _use(self, node: cst.CSTNode, access: Event, via: Optional[str]) -> Optional[Use]:
-        parent = self.parent(node)
+    def _use(self, node: cst.CSTNode, access: Event, via: Optional[str], top) -> Optional[Use]:
+        parent = self.parent(node, top)
         kind = type(parent)
         if kind is cst.Subscript and parent.value is node:
-            store = self._is_target(parent)
+            store = self._is_target(parent, top)
             elements = parent.slice
             if len(elements) == 1 and type(elements[0].slice) is cst.Index:
                 value = literal(elements[0].slice.value)
@@ -84,7 +93,7 @@ class Uses:
         if kind is cst.BinaryOperation or kind is cst.UnaryOperation:
             return Use("arith", parent, access, via=via)
         if kind is cst.Arg and parent.value is node and parent.keyword is None and not parent.star:
-            call = self.parent(parent)
+            call = self.parent(parent, top)
             if type(call) is cst.Call:
                 callee = access.where.scope.qualified(call.func) or ""
                 if callee.startswith("torch.") and callee not in ("torch.save",):
@@ -95,25 +104,26 @@ class Uses:
                 return Use("unpack", parent.targets[0].target, access, via=via)
         return None
 
-    def _is_target(self, node: cst.CSTNode) -> bool:
-        parent = self.parent(node)
+    def _is_target(self, node: cst.CSTNode, top) -> bool:
+        parent = self.parent(node, top)
         return (type(parent) is cst.AssignTarget and parent.target is node) or (
             type(parent) is cst.AugAssign and parent.target is node)
 
-    def _bound_names(self, node: cst.CSTNode):
-        """`h = <access>` or `h = <access>.save()`: the name and its BIND event."""
+    def _bound_names(self, node: cst.CSTNode, top):
+        """`h = <access>` or `h = <access>.save()`: the name, its BIND event, whether saved."""
         value = node
-        parent = self.parent(value)
+        parent = self.parent(value, top)
+        saved = False
         if type(parent) is cst.Attribute and parent.attr.value == "save":
-            call = self.parent(parent)
+            call = self.parent(parent, top)
             if type(call) is cst.Call and call.func is parent and not call.args:
-                value, parent = call, self.parent(call)
+                value, parent, saved = call, self.parent(call, top), True
         if type(parent) is cst.Assign and parent.value is value and len(parent.targets) == 1:
             target = parent.targets[0].target
             if type(target) is cst.Name:
                 for event in self.model.named(EventKind.BIND, target.value):
                     if event.node is target:
-                        yield target.value, event
+                        yield target.value, event, saved
 
     def _reads_after(self, binding: Event, name: str):
         """The reads of `name` after `binding` in the same scope, until it is bound again."""

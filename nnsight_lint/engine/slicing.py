@@ -101,7 +101,7 @@ def scan_statement_starts(
         kind = match.lastgroup
         if at_line_start:  # the first token of a physical line: a statement starts if it sits
             at_line_start = False  # at column 0 outside every bracket
-            if depth == 0 and lines[line][:1] not in ("", " ", "\t", "\f", "#"):
+            if depth == 0 and _at_column_0(lines[line]):
                 starts.append(line)
         if kind == "string":
             line += len(LINE_BREAK.findall(match.group()))
@@ -118,9 +118,15 @@ def scan_statement_starts(
                 return starts, line
         elif kind == "quote":  # an unterminated string: let the parser say what is wrong
             return None
-    if at_line_start and depth == 0 and line < len(lines) and lines[line][:1] not in ("", " ", "\t", "\f", "#"):
+    if at_line_start and depth == 0 and line < len(lines) and _at_column_0(lines[line]):
         starts.append(line)
     return (starts, None) if depth == 0 else None
+
+
+def _at_column_0(line: str) -> bool:
+    """Does code start this line at column 0? Form feeds before it count for nothing (Python resets
+    the indentation at one), so `\fwith m.trace():` is a top-level statement."""
+    return line.lstrip("\f")[:1] not in ("", " ", "\t", "#")
 
 
 def rescan_statement_starts(

@@ -10,7 +10,7 @@ from nnsight_lint.analysis.demos import Demos
 from nnsight_lint.analysis.deliberate import comment_says_it_fails, percent_demo_lines
 from nnsight_lint.diagnostics import Diagnostic, Fix, Position
 from nnsight_lint.engine.positions import Generated, Positions
-from nnsight_lint.engine.text import split_lines
+from nnsight_lint.engine.text import indent_unit, split_lines
 from nnsight_lint.knowledge.versions import NEWEST
 
 _DEMO_WORDS = re.compile(r"\btry\b|[rR]aises")
@@ -47,6 +47,7 @@ class RuleContext:
         # What the rules that know the model read (`LintOptions.models`, `.transformers_version`).
         self.models: Mapping[str, str] = {}
         self.transformers_version: Optional[str] = None
+        self._indent: Optional[str] = None
 
     def deliberate(self, code: str, at: Union[cst.CSTNode, Position]) -> bool:
         """Is `at` code that shows the rule's error on purpose: a line whose comment says it fails
@@ -87,6 +88,13 @@ class RuleContext:
             self._positions = Positions(self.module, self.module_text or self._text, self.module_lines, self.tops,
                                         self._positions_cache)
         return self._positions.span(node)
+
+    @property
+    def indent(self) -> str:
+        """What the file adds to indent a block (a tab, two or four spaces)."""
+        if self._indent is None:
+            self._indent = indent_unit(self.lines, self.module.default_indent)
+        return self._indent
 
     def line_text(self, line: int) -> str:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else ""

@@ -82,7 +82,8 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         resolved = None if resolved in written or type(node) is cst.Call else resolved  # through a name
         children, suggestion = closest(known, walked, path)
         yield context.diagnostic(CODE, node, messages.nnl401(
-            written, resolved, known.name, display(walked.path), display([missing]), children, suggestion))
+            written, resolved, known.name, display(walked.path), display([missing]), children, suggestion,
+            transformers=known.transformers_words()))
 
 
 def _paths(model: FileModel, context: RuleContext):

@@ -3,17 +3,17 @@
 ## What it does
 Reports `[0]` (or any integer `[k]`) and tuple unpacking on the `.output` of a module whose output
 is a tensor for the transformers the project targets, where it once was (or is commonly taken
-for) a tuple: the decoder layers. In transformers 5 a decoder block returns the hidden-state
-TENSOR `(batch, seq, hidden)` (Llama, Mistral, Qwen, Gemma and Phi-3 since 4.54, Gemma 2/3 since
-5.0, GPT-NeoX since 5.2, GPT-2 since 5.3, Phi and OPT since 5.4, GPT-J since 5.24: measured, see
-`docs/models.md`). Also `[k]` on a decoder layer's `.input`, its first positional argument (a
-tensor; `.inputs` is `(args, kwargs)`).
+for) a tuple: the decoder layers. From a release that depends on the architecture (Llama 4.54,
+GPT-2 5.3, ...: measured per release, see `docs/models.md`; the message names it) a decoder block
+returns the hidden-state TENSOR `(batch, seq, hidden)`. Also `[k]` on a decoder layer's `.input`,
+its first positional argument (a tensor; `.inputs` is `(args, kwargs)`).
 
 The model must be known (see NNL401). Not reported: the model's own output (`model.output[0]`,
 `.logits`), `.inputs[0][0]`, explicit tensor indexing (`output[0, -1, :]`, `output[:, -1]`),
 attention modules (they return tuples: `attn.output[0]` is right), and blocks that still return
 a tuple (GPT-Neo, Falcon). The message says which transformers release it assumed when the
-project's is unknown (`transformers-version`).
+project's is unknown (`transformers-version`). A saved value indexed after the trace
+(`h = layer.output.save()`, then `h[0]`) is left alone: a batch row is often what is meant there.
 
 ## Why is this bad?
 It is silent. `h[i].output[0]` is batch row 0, shape `(seq, hidden)`: with two prompts in one
@@ -73,12 +73,12 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         if value is None or value.kind != "tensor" or not value.dims or value.dims[0] != "batch":
             continue
         layer = len(path) == len(known.layers) + 1 and tuple(walked.path[:-1]) == known.layers
-        since = known.schema.output_since(walked.path) if event.access == "output" else None
+        since = _since(known, walked.path) if event.access == "output" else None
         if not layer and since is None:
             continue
-        access = context.module.code_for_node(event.node)
         for use in uses(model).of(event):
-            if id(use.node) in reported or use.kind not in ("item", "unpack"):
+            access = context.module.code_for_node(event.node)
+            if id(use.node) in reported or use.kind not in ("item", "unpack") or use.saved:
                 continue
             reported.add(id(use.node))
             written = context.module.code_for_node(use.node)
@@ -88,3 +88,12 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             else:
                 text = messages.nnl403_unpack(use.via or access, known.name, value.dims, known.transformers_words(), since)
             yield context.diagnostic(CODE, use.node, text)
+
+
+def _since(known, path) -> object:
+    """`Schema.output_since`, asked once per module template (the layers share one)."""
+    template = tuple("?" if isinstance(p, int) else p for p in path)
+    cache = known.__dict__.setdefault("_since", {}) if hasattr(known, "__dict__") else {}
+    if template not in cache:
+        cache[template] = known.schema.output_since(path)
+    return cache[template]

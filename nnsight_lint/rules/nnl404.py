@@ -62,8 +62,8 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         walked = walk(known, path)
         if walked.module is None or walked.module.output is None or walked.module.output.kind != "tuple":
             continue
-        access = context.module.code_for_node(event.node)
         for use in uses(model).of(event):
+            access = context.module.code_for_node(event.node)
             kind = use.kind
             if kind == "item":
                 if not use.store or (use.via is None and path and path[-1] in ATTENTION):

@@ -122,10 +122,11 @@ def iter_files(
     for path in paths:
         found = [path] if not os.path.isdir(path) else _walk(path, suffixes, respect_gitignore, warn)
         for file in found:
-            key = os.path.normpath(file)
+            shown = os.path.normpath(file)
+            key = os.path.abspath(shown)  # `./a.py` and `../d/a.py` are one file: checked once
             if key not in seen:
                 seen.add(key)
-                yield key
+                yield shown
 
 
 def _walk(root: str, suffixes: Tuple[str, ...], respect_gitignore: bool, warn) -> List[str]:
@@ -299,9 +300,20 @@ def _ignored(path: str, is_dir: bool, patterns: Sequence[_Rules]) -> bool:
 
 
 def glob_patterns(base: str, globs: Iterable[str]) -> List[_Rules]:
-    """gitignore-style globs relative to the directory `base`, for settings such as `exclude`."""
-    compiled = _Rules(os.path.abspath(base), [p for p in map(_parse, globs) if p is not None])
+    """gitignore-style globs relative to the directory `base`, for settings such as `exclude`; a
+    glob may start with `./` (`"./a.py"` is `"/a.py"`: that file of the base directory)."""
+    compiled = _Rules(os.path.abspath(base), [p for p in map(_parse, map(_from_base, globs)) if p is not None])
     return [compiled] if compiled else []
+
+
+def _from_base(glob: str) -> str:
+    negated = glob.startswith("!")
+    body = glob[1:] if negated else glob
+    if not body.startswith("./"):
+        return glob
+    while body.startswith("./"):
+        body = body[2:]
+    return ("!" if negated else "") + "/" + body
 
 
 def matches_globs(path: str, base: str, patterns: Sequence[_Rules]) -> bool:
