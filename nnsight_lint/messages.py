@@ -199,6 +199,16 @@ def nnl101(name: str, read_line: int, had_old_value: bool) -> str:
     )
 
 
+def nnl101_constant(name: str, read_line: int, had_old_value: bool) -> str:
+    after = (
+        "keeps the value it had before the trace" if had_old_value else "is undefined (NameError)"
+    )
+    return (
+        f"`{name}` is bound to a constant inside the trace, so after the `with` block (read on line "
+        f"{read_line}) it {after}: only saved values leave a trace; bind it before the trace"
+    )
+
+
 def nnl102(name: str, invoke_line: int, helper_return: bool) -> str:
     where = "returned by the helper that opens it" if helper_return else "read in the trace body"
     return (
@@ -356,6 +366,14 @@ def nnl204(opener: str) -> str:
     )
 
 
+def nnl204_same_line(opener: str, invoke: str) -> str:
+    return (
+        f"`{invoke}(...)` is opened on the same `with` line as `{opener}(...)`: nnsight enters it before "
+        "the trace has started collecting invokes, so it fails (AttributeError: 'NoneType' object has no "
+        f"attribute 'add'); open `with {invoke}(...):` on its own line inside the trace body"
+    )
+
+
 def nnl205(model: str, outer_line: int) -> str:
     return (
         f"a trace of `{model}` is opened inside its trace on line {outer_line}, which is still "
@@ -444,3 +462,91 @@ NNL404_USES = {
     "arith": "arithmetic on a tuple raises TypeError, or silently repeats it (`* n`)",
     "torch-call": "`{name}()` fails on a tuple (TypeError or AttributeError)",
 }
+
+
+# -- NNL5xx: model lifecycle and inputs ------------------------------------------------------------
+
+NNL501_TITLE = "a lazily loaded model used as a torch module before it is dispatched"
+NNL502_TITLE = "an empty prompt or an empty batch given to a trace, generate or invoke"
+NNL503_TITLE = "a `LanguageModel` over a torch model built from a config, without `tokenizer=`"
+NNL504_TITLE = "a module's `.output`/`.input` read after its trace ended"
+NNL505_TITLE = "a `tracer.iter` step at or past `max_new_tokens`, which never runs"
+NNL506_TITLE = "`.output`/`.input` of a torch module instead of its envoy"
+
+
+NNL501_CONSEQUENCES = {
+    "to-device": "the tensor goes to the meta device and the trace then fails "
+                 "(NotImplementedError: Cannot copy out of meta tensor; no data!)",
+    "item": "the parameter has no data yet (RuntimeError: Tensor.item() cannot be called on meta tensors)",
+    "move": "the weightless model cannot be moved (NotImplementedError: Cannot copy out of meta tensor; no data!)",
+}
+
+
+def nnl501(use: str, name: str, why: str) -> str:
+    return (
+        f"`{use}` runs before `{name}` is dispatched: a model loaded by id or path stays on the meta "
+        f"device, without weights, until its first trace, so {NNL501_CONSEQUENCES[why]}; pass "
+        f"`dispatch=True` when constructing it, call `{name}.dispatch()` first, or do this after a trace"
+    )
+
+
+def nnl503(wrapper: str, model_class: str) -> str:
+    return (
+        f"`{wrapper}(...)` wraps a `{model_class}` built in the program, which names no checkpoint to "
+        "load a tokenizer from, and gets no `tokenizer=`: the construction fails (\"Impossible to guess "
+        f"which tokenizer to use\"); pass `tokenizer=` (e.g. `AutoTokenizer.from_pretrained(...)`)"
+    )
+
+
+def nnl502(opener: str, what: str) -> str:
+    return (
+        f"`{opener}(...)` is given {what}, so the model gets no token to run on and the run fails deep "
+        "inside (RuntimeError: cannot reshape tensor of 0 elements, IndexError, or "
+        "\"outside of interleaving\"); pass at least one non-empty prompt"
+    )
+
+
+def nnl504(access: str, trace_line: int) -> str:
+    return (
+        f"`{access}` is read after the trace on line {trace_line} ended: a module's `.output`/`.input` "
+        "exist only while a trace runs the model (ValueError: \"outside of interleaving\"); read it inside "
+        "the trace and `.save()` it"
+    )
+
+
+def nnl505(step: int, max_new_tokens: int, loop: str) -> str:
+    return (
+        f"`{loop}` asks for step {step}, but `max_new_tokens={max_new_tokens}` makes steps 0 to "
+        f"{max_new_tokens - 1}: its body never runs and nnsight abandons the rest of the block, so what "
+        "it binds is undefined after the trace (NameError); ask for a step below max_new_tokens"
+    )
+
+
+def nnl506(access: str, how: str) -> str:
+    return (
+        f"`{access}` reads `.{access.rsplit('.', 1)[-1]}` of a torch module ({how}), not of nnsight's "
+        "envoy: a torch module has no `.output`/`.input` (AttributeError); walk the envoys instead "
+        "(`model.modules()`, `model.named_modules()`, `model.transformer.h[i]`)"
+    )
+
+
+# -- NNL6xx: remote (NDIF) runs ---------------------------------------------------------------------
+
+NNL601_TITLE = "a remote block reads an object nnsight's request cannot carry"
+
+
+def nnl601(name: str, what: str, opener: str) -> str:
+    return (
+        f"`{name}` is {what}, and the remote block of `{opener}(...)` reads it: nnsight pickles every "
+        "name a remote block reads into the request, and cloudpickle cannot pickle it (PicklingError / "
+        f"TypeError: cannot pickle), so the request fails before it is sent; use `{name}` outside the "
+        "block, on the saved values"
+    )
+
+
+PREFLIGHT_REFUSED = (
+    "nnsight-lint refused to submit this remote {kind} ({where}): its block has {count} finding(s) "
+    "that would fail it on the server or before it is sent:\n{findings}\n"
+    "Turn the pre-flight off for one block with `with nnsight_lint.runtime.preflight_off():`, or for "
+    "the process with NNSIGHT_LINT_PREFLIGHT=0 / `install(preflight=False)`."
+)

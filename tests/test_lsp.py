@@ -634,3 +634,16 @@ def test_every_version_of_a_typing_session_gets_a_whole_lint_s_findings(server):
             (e.code, at(e.line - 1, e.column - 1)) for e in expected
         ], version
         assert [d["message"] for d in got] == [e.message for e in expected]
+
+
+@pytest.mark.parametrize("case", ["NNL502/trace_empty_prompt.py", "NNL504/output_read_after_trace.py",
+                                  "NNL505/with_iter_step_past_end.py", "NNL506/torch_block_through_module.py",
+                                  "NNL601/generator_read_in_block.py"])
+def test_case_findings_of_the_lifecycle_and_remote_rules_are_published(server, case):
+    """The server carries the NNL5xx/NNL6xx codes through the registry: each case's marked line."""
+    from tests.test_rule_cases import expected_findings
+
+    text = (ROOT / "rules" / case).read_text(encoding="utf-8")
+    published = server.open(text)
+    got = {(d["range"]["start"]["line"] + 1, d["code"]) for d in published["diagnostics"]}
+    assert got == expected_findings(text)

@@ -38,3 +38,27 @@ def tiny_model():
     )
     net = GPT2LMHeadModel(config).eval()
     return nnsight.LanguageModel(net, tokenizer=tokenizer())
+
+
+
+@functools.lru_cache(maxsize=None)
+def saved_model_dir(directory: str) -> str:
+    """The tiny GPT-2 written with `save_pretrained` into `directory` (once; made in a sibling
+    temporary directory and renamed into place, so processes running at once never see half a
+    model). `LanguageModel(directory, tokenizer=tokenizer())` then loads it by path, lazily (onto
+    the meta device until the first trace or a dispatch), as `LanguageModel("openai-community/gpt2")`
+    would. Cases write the path as a literal, as real code writes a hub id."""
+    import os
+    import shutil
+    import tempfile
+
+    if os.path.isfile(os.path.join(directory, "config.json")):
+        return directory
+    parent = os.path.dirname(os.path.abspath(directory))
+    staging = tempfile.mkdtemp(prefix=".tiny-", dir=parent)
+    tiny_model()._module.save_pretrained(staging)
+    try:
+        os.rename(staging, directory)
+    except OSError:  # another process was first
+        shutil.rmtree(staging, ignore_errors=True)
+    return directory

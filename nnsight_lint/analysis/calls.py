@@ -2,7 +2,7 @@
 the iteration is bounded, whether a `.trace()` is a look-alike the file defines, which helper it calls."""
 from __future__ import annotations
 
-from typing import FrozenSet, Optional
+from typing import FrozenSet, Optional, Tuple
 
 import libcst as cst
 
@@ -112,3 +112,58 @@ def helper_for(call: cst.Call, scope: Scope) -> Optional[cst.FunctionDef]:
                 return scope_.methods[call.func.attr.value]
             scope_ = scope_.parent
     return None
+
+
+def empty_input(call: cst.Call) -> Optional[cst.BaseExpression]:
+    """The input argument of a trace, generate or invoke call when it is certainly empty: `""`,
+    `[]`, `()`, or a list or tuple of nothing but `""` (the tokenizer makes no token of it)."""
+    first = next((arg for arg in call.args if arg.keyword is None and not arg.star), None)
+    if first is None:
+        first = next((arg for arg in call.args if arg.keyword is not None and arg.keyword.value in
+                      ("input", "inputs", "prompt", "prompts", "text", "texts")), None)
+    if first is None:
+        return None
+    value = first.value
+    if _empty_string(value):
+        return value
+    if isinstance(value, (cst.List, cst.Tuple)) and all(
+        not isinstance(e, cst.StarredElement) and _empty_string(e.value) for e in value.elements
+    ):
+        return value
+    return None
+
+
+def _empty_string(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.SimpleString) and node.evaluated_value in ("", b"")
+
+
+def literal_int(node: Optional[cst.CSTNode]) -> Optional[int]:
+    """`3` -> 3; None for anything but a non-negative integer literal."""
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    return None
+
+
+def keyword_int(call: Optional[cst.Call], keyword: str) -> Optional[int]:
+    """The literal integer a call passes as `keyword=` (`max_new_tokens=3` -> 3)."""
+    if call is None:
+        return None
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return literal_int(arg.value)
+    return None
+
+
+def iter_first_step(node: cst.CSTNode) -> Optional[Tuple[int, cst.CSTNode]]:
+    """For `tracer.iter[k]` / `tracer.iter[k:...]` with a literal k: (k, the subscript's index or slice).
+    None for anything else (`[:]`, `[i]`, a call)."""
+    if type(node) is not cst.Subscript or type(node.value) is not cst.Attribute or node.value.attr.value != "iter":
+        return None
+    if len(node.slice) != 1:
+        return None
+    index = node.slice[0].slice
+    if isinstance(index, cst.Slice):
+        start = literal_int(index.lower)
+        return None if start is None else (start, index)
+    start = literal_int(index.value) if isinstance(index, cst.Index) else None
+    return None if start is None else (start, index)

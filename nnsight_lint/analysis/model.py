@@ -271,6 +271,7 @@ class FileModel:
     _named: int = field(default=0, repr=False)
     path: Optional[str] = None  # the file's path, for the project files model resolution may read
     _models: Optional[tuple] = field(default=None, repr=False)
+    _guards: Optional[object] = field(default=None, repr=False)
 
     def _resolved(self) -> tuple:
         if self._models is None:
@@ -288,8 +289,6 @@ class FileModel:
         """The model a `.trace(...)` / `.generate(...)` / `.scan(...)` / `.session(...)` call's
         receiver resolves to, or None."""
         return self._resolved()[1].get(id(call))
-
-    _guards: Optional[object] = field(default=None, repr=False)
 
     def guarded(self, node: cst.Attribute) -> bool:
         """Is the attribute read `node` a version guard's (`x.value if hasattr(x, "value") else x`):

@@ -11,7 +11,9 @@ its traceback and, after the explanation, its original text.
 A finding explains an error when its rule predicts that error's class (`RAISES`) and it sits on a
 line of the traceback in that file, or, for a `NameError`, on a line that names the missing name,
 or, for a rule whose error surfaces elsewhere in the trace (`SURFACES = "trace"`), in the same
-trace as a line of the traceback.
+trace as a line of the traceback (or, for a `NameError`, in the trace that binds the missing name);
+for a rule whose mistake sits before a trace and fails in it (`SURFACES = "next-trace"`), when a
+line of the traceback is in the first trace after the finding.
 NNL001's freed-graph error has its own, richer path (`nnsight_lint.runtime`).
 
 Some mistakes raise nothing: torch only warns (reading a non-leaf `.grad` outside a backward block
@@ -210,15 +212,28 @@ def _explaining(path: str, lines: List[int], explains, missing: Optional[str], r
                 continue  # a finding on the failing line is about another name
             if word.search(source_lines[diagnostic.line - 1]):
                 return diagnostic
+    later = [d for d in candidates if getattr(d.rule, "SURFACES", "line") == "trace"]
+    if missing and later:  # bound in a trace whose step never ran, read after it (NNL505)
+        for first, last in _trace_spans(path):
+            if any(word.search(text) for text in source_lines[first - 1:last]):
+                inside = [d for d in later if first <= d.line <= last]
+                if inside:
+                    return inside[0]
     if raised_at is not None:
         return None  # the user's own expression raised: only a finding on it explains it
-    later = [d for d in candidates if getattr(d.rule, "SURFACES", "line") == "trace"]
     if later:  # the mistake is one line, the error another of the same trace (NNL006)
         for first, last in _trace_spans(path):
             if any(first <= line <= last for line in lines):
                 inside = [d for d in later if first <= d.line <= last]
                 if inside:
                     return inside[0]
+    ahead = [d for d in candidates if getattr(d.rule, "SURFACES", "line") == "next-trace"]
+    if ahead:  # the mistake is before a trace, the error in it (an input moved to the meta device: NNL501)
+        spans = _trace_spans(path)
+        for diagnostic in ahead:
+            following = [span for span in spans if span[0] > diagnostic.line]
+            if following and any(following[0][0] <= line <= following[0][1] for line in lines):
+                return diagnostic
     return None
 
 

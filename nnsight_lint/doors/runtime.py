@@ -20,7 +20,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import os
 import sys
+import threading
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
@@ -56,9 +58,12 @@ class _Freed(NamedTuple):
 # --- install / uninstall ------------------------------------------------------------------------
 
 
-def install() -> None:
+def install(preflight: Optional[bool] = None) -> None:
     """Patch `torch.autograd.backward` and `torch.autograd.grad`, and re-tell the errors other rules
-    predict when they escape a script (`sys.excepthook`); calling it again does nothing."""
+    predict when they escape a script (`sys.excepthook`); calling it again does nothing.
+
+    `preflight` (default: on, unless the environment says `NNSIGHT_LINT_PREFLIGHT=0`): lint a
+    remote trace's or session's block before nnsight submits it, and refuse it on findings."""
     if _originals:
         return
     try:
@@ -75,6 +80,10 @@ def install() -> None:
     sys.excepthook = _excepthook
     _originals["showwarnmsg"] = warnings._showwarnmsg  # what every shown or recorded warning goes through
     warnings._showwarnmsg = _showwarnmsg
+    if preflight is None:
+        preflight = os.environ.get("NNSIGHT_LINT_PREFLIGHT", "1").strip().lower() not in ("0", "false", "no", "off")
+    if preflight:
+        _install_preflight()
 
 
 def uninstall() -> None:
@@ -87,6 +96,7 @@ def uninstall() -> None:
     excepthook = _originals.pop("excepthook", None)
     if excepthook is not None and sys.excepthook is _excepthook:
         sys.excepthook = excepthook
+    _uninstall_preflight()
     showwarnmsg = _originals.pop("showwarnmsg", None)
     if showwarnmsg is not None and warnings._showwarnmsg is _showwarnmsg:
         warnings._showwarnmsg = showwarnmsg
@@ -298,3 +308,108 @@ def _trace_of(frame: FrameType, generated: bool) -> Any:
 
 def _is_generated(frame: Any) -> bool:
     return isinstance(frame, FrameType) and frame.f_code.co_filename.startswith("<nnsight")
+
+
+# --- remote pre-flight --------------------------------------------------------------------------
+#
+# A remote trace or session costs a place in NDIF's queue; a mistake the linter can see should
+# not. nnsight hands a remote block to its backend (`RemoteBackend.__call__`, and for
+# `remote="local"` its dry run `LocalSimulationBackend.__call__`) before serialising it: there the
+# block's file is linted and the findings inside the block refuse the run.
+
+_PREFLIGHT_BACKENDS = (
+    ("nnsight.intervention.backends.remote", "RemoteBackend"),
+    ("nnsight.intervention.backends.remote", "AsyncRemoteBackend"),
+    ("nnsight.intervention.backends.local", "LocalSimulationBackend"),
+)
+_preflight_patched: list = []  # (class, the __call__ we replaced)
+_preflight_state = threading.local()
+
+
+class PreflightRefused(RuntimeError):
+    """A remote block the linter has findings in, refused before nnsight submitted it."""
+
+    def __init__(self, text: str, findings: list) -> None:
+        super().__init__(text)
+        self.findings = findings
+
+
+@contextlib.contextmanager
+def preflight_off() -> Iterator[None]:
+    """Submit the remote blocks opened inside this `with` without the pre-flight."""
+    depth = getattr(_preflight_state, "off", 0)
+    _preflight_state.off = depth + 1
+    try:
+        yield
+    finally:
+        _preflight_state.off = depth
+
+
+def preflight_installed() -> bool:
+    return bool(_preflight_patched)
+
+
+def _install_preflight() -> None:
+    import importlib
+
+    for module_name, class_name in _PREFLIGHT_BACKENDS:
+        try:
+            backend = getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError):  # an nnsight without this backend
+            continue
+        original = backend.__dict__.get("__call__")
+        if original is None:
+            continue
+        backend.__call__ = _preflighted(original)
+        _preflight_patched.append((backend, original))
+
+
+def _uninstall_preflight() -> None:
+    while _preflight_patched:
+        backend, original = _preflight_patched.pop()
+        if getattr(backend.__dict__.get("__call__"), "__wrapped__", None) is original:
+            backend.__call__ = original
+
+
+def _preflighted(original: Callable) -> Callable:
+    @functools.wraps(original)
+    def __call__(self, tracer=None, *args: Any, **kwargs: Any) -> Any:
+        if tracer is not None and not getattr(_preflight_state, "off", 0):
+            refused = check_remote_block(tracer)
+            if refused is not None:
+                raise refused
+        return original(self, tracer, *args, **kwargs)
+
+    return __call__
+
+
+def check_remote_block(tracer: Any) -> Optional[PreflightRefused]:
+    """The refusal for a remote tracer's block (None: nothing found, or the block cannot be read).
+    The pre-flight's own trouble never stops a run."""
+    try:
+        from nnsight_lint.engine.lint import LintOptions, lint_source
+        from nnsight_lint.knowledge import versions
+
+        node, info = getattr(tracer, "node", None), getattr(tracer, "info", None)
+        frame = getattr(info, "frame", None)
+        if node is None or not isinstance(frame, FrameType):
+            return None
+        path = frame.f_code.co_filename
+        source = type(tracer).source(path) if hasattr(type(tracer), "source") else ""
+        if not source:
+            return None
+        import nnsight
+
+        options = LintOptions(target_version=versions.parse(nnsight.__version__))
+        first, last = node.lineno, getattr(node, "end_lineno", None) or node.lineno
+        found = [d for d in lint_source(source, path, options) if first <= d.start.line <= last]
+    except Exception:  # noqa: BLE001
+        return None
+    if not found:
+        return None
+    kind = "session" if any(getattr(getattr(getattr(item, "context_expr", None), "func", None), "attr", "") == "session"
+                            for item in getattr(node, "items", ())) else "trace"
+    lines = "\n".join(f"  {_where(_Site(path, d.start.line, False, None))}: {d.code} {d.message}" for d in found)
+    text = messages.PREFLIGHT_REFUSED.format(kind=kind, where=_where(_Site(path, first, False, None)),
+                                             count=len(found), findings=lines)
+    return PreflightRefused(text, found)

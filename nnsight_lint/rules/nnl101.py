@@ -30,6 +30,10 @@ with model.trace("The Eiffel Tower is in"):
     h = model.transformer.h[0].output.save()
 print(h.shape)
 ```
+The same holds for a plain constant bound in the trace (`best = None`, `n = 3`, `label = "x"`):
+bind it before the trace instead (no fix is offered for it). A constant that only initialises
+a name a later binding in the trace may replace (`x = None`, then `x = ....save()` in a `try`)
+is not reported.
 Not reported: `x.save()` / `nnsight.save(x)` as a statement, a same-file helper or method that
 returns a saved value, an alias of a saved value, a list or dict made before the trace (or saved
 itself) that collects values, values flowing between the traces of one `model.session()`, and a
@@ -99,7 +103,9 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         last = {name: events[-1] for name, events in bindings.items()}
         saves = saved_names(model, outer.start, outer.end)
         for name, events in bindings.items():
-            unsaved = [b for b in reaching(events) if b.from_model and not _escapes(model, b, saves, last)]
+            unsaved = [b for b in reaching(events)
+                       if (b.from_model or (b is last[name] and _constant(b.value)))
+                       and not _escapes(model, b, saves, last)]
             if not unsaved:
                 continue
             read = first_after(own_name_events(model, scope, outer.end), name)
@@ -110,7 +116,11 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             )
             line = context.span(read.node)[0].line
             for binding in unsaved:  # every binding the read may see (each arm of an if, try, match)
-                found = context.diagnostic(CODE, binding.node, messages.nnl101(name, line, had_old), _fix(binding, context))
+                if _constant(binding.value) and not binding.from_model:
+                    found = context.diagnostic(CODE, binding.node, messages.nnl101_constant(name, line, had_old))
+                else:
+                    found = context.diagnostic(CODE, binding.node, messages.nnl101(name, line, had_old),
+                                               _fix(binding, context))
                 if context.deliberate(CODE, read.node):  # the read that fails is the demo
                     context.hide(found)
                     continue
@@ -136,6 +146,15 @@ def _escapes(model: FileModel, binding: Event, saves, last: Dict[str, Event]) ->
                 return not (isinstance(func, cst.Name) and func.value in _BUILTIN_CALLS)
             return saves_inside
     return False
+
+
+def _constant(value: Optional[cst.BaseExpression]) -> bool:
+    """A plain literal (`None`, `3`, `-1.5`, `"x"`): it leaves the trace no more than a tensor does."""
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        value = value.expression
+    if isinstance(value, cst.Name):
+        return value.value in ("None", "True", "False")
+    return isinstance(value, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString))
 
 
 _BUILTIN_CALLS = frozenset({"list", "dict", "tuple", "set", "sorted", "sum", "max", "min", "abs", "float", "int"})

@@ -44,14 +44,13 @@ in its file (a library helper meant to be called inside a trace elsewhere) is no
 """
 from __future__ import annotations
 
-from typing import Iterator, List, Tuple
-
-import libcst as cst
+from typing import Iterator, Tuple
 
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
-from nnsight_lint.analysis.model import Event, EventKind
-from nnsight_lint.diagnostics import Diagnostic, Position
+from nnsight_lint.analysis.model import EventKind
+from nnsight_lint.analysis.outside import context_blocks, outside_traces
+from nnsight_lint.diagnostics import Diagnostic
 from nnsight_lint.rules.context import RuleContext
 
 CODE = "NNL105"
@@ -63,55 +62,18 @@ BEFORE = None
 FIX = None
 RAISES = ("ValueError", "RuntimeError", "AttributeError")
 
-# `with` blocks whose body runs in (or as) an nnsight context although the model does not see a
-# trace opener there: saves inside them are left alone.
-_CONTEXT_METHODS = frozenset({"trace", "generate", "session", "scan", "edit", "invoke", "iter", "all", "pipe",
-                              "stream", "cache", "backward"})
-
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
-    candidates = [e for e in model.events if e.kind is EventKind.SAVE and _outside(model, e)]
+    candidates = [e for e in model.events if e.kind is EventKind.SAVE and outside_traces(model, e)]
     if not candidates:
         return
-    blocks = _context_blocks(model.module, context)
+    blocks = context_blocks(model.module, context.span)
     raises = _what_happens(context.target_version)
     for event in candidates:
         start = context.span(event.node)[0]
         if any(first <= start < last for first, last in blocks):
             continue
         yield context.diagnostic(CODE, event.node, messages.nnl105(raises))
-
-
-def _outside(model: FileModel, event: Event) -> bool:
-    where = event.where
-    if where.trace is not None or where.session is not None or where.helper:
-        return False
-    function = where.function
-    if function is None:
-        return True
-    params = function.params.params
-    if id(function) in model.inlined or (params and params[0].name.value in ("self", "cls")):
-        return False
-    # Only a function this file calls, and only outside traces: a library helper is called elsewhere.
-    calls = [e for e in model.events if e.kind is EventKind.CALL and e.name == function.name.value]
-    return bool(calls) and all(c.where.trace is None and c.where.session is None for c in calls)
-
-
-def _context_blocks(module: cst.Module, context: RuleContext) -> List[Tuple[Position, Position]]:
-    blocks: List[Tuple[Position, Position]] = []
-
-    class Visitor(cst.CSTVisitor):
-        def visit_With(self, node: cst.With) -> None:
-            for item in node.items:
-                call = item.item
-                if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and (
-                    call.func.attr.value in _CONTEXT_METHODS
-                ):
-                    blocks.append(context.span(node.body))
-                    return
-
-    module.visit(Visitor())
-    return blocks
 
 
 def _what_happens(target: Tuple[int, int]) -> str:

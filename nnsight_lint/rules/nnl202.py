@@ -35,7 +35,8 @@ Only what the source decides: literal indices of one module list (`h[-1]` is aft
 module and its own submodules, Hugging Face names in a decoder block (embeddings, norms,
 attention, MLP, layers, final norm, head), and named submodules whose order this file defines
 (the keys of an `nn.Sequential(OrderedDict(...))`, the `self.<name>(...)` calls of a `forward`),
-also when a loop walks a list of them. Inside a `tracer.iter` loop, reads are compared within one
+also when a loop walks a list of them. In `for layer in model.model.layers:` two reads through
+`layer` in one pass are of one block (`layer.mlp` then `layer.self_attn` is out of order). Inside a `tracer.iter` loop, reads are compared within one
 pass (one step); the next pass starts a new step. `.grad` reads in a backward block are not
 forward reads (they arrive in reverse order). Anything else is not reported.
 
@@ -60,6 +61,7 @@ from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
 from nnsight_lint.analysis.paths import module_path as _module_path
 from nnsight_lint.analysis.forward_order import compare
+from nnsight_lint.analysis.loops import loop_item_path, same_item
 from nnsight_lint.analysis.model import Event, EventKind, ModuleAccess
 from nnsight_lint.analysis.scope import dotted_name
 from nnsight_lint.analysis.shape import sibling_compare, sibling_orders
@@ -89,12 +91,16 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         for before, before_access in earlier:
             if before.where.excludes(event.where):
                 continue
-            verdict = _order(before_access, access, measured_order(where.trace, context))
+            paths = same_item(before_access.path, access.path)
+            if paths is None:
+                continue
+            verdict = _order(ModuleAccess(paths[0], before_access.kind), ModuleAccess(paths[1], access.kind),
+                             measured_order(where.trace, context))
             if verdict == "?" and orders is None:  # only a file that defines an order can have one
                 defines = any("OrderedDict" in line or "def forward" in line for line in context.lines)
                 orders = sibling_orders(model.module) if defines else []
             if verdict == "?":
-                verdict = sibling_compare(before_access.path, access.path, orders)
+                verdict = sibling_compare(paths[0], paths[1], orders)
             if verdict == ">" and id(event.node) not in reported:
                 reported.add(id(event.node))
                 yield context.diagnostic(CODE, event.node, messages.nnl202(
@@ -114,6 +120,8 @@ def _forward_reads(model: FileModel) -> Iterator[Tuple[Event, ModuleAccess]]:
         kind = _KIND[event.access]
         if event.rooted and event.path is not None and "?" not in event.path:
             yield event, ModuleAccess(event.path, kind)
+        elif event.rooted and loop_item_path(model, event) is not None:
+            yield event, ModuleAccess(loop_item_path(model, event), kind)
         elif type(event.base) is cst.Name and (id(event.where.trace), event.base.value) in listed:
             for path in listed[(id(event.where.trace), event.base.value)]:
                 yield event, ModuleAccess(path, kind)

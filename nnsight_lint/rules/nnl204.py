@@ -36,6 +36,11 @@ helpers defined in the same file are looked into.
 ## Fix safety
 No automatic fix: the input is the author's.
 
+## Opened on the trace's own line
+`with model.trace() as tracer, tracer.invoke(ids):` fails too (`AttributeError: 'NoneType' object
+has no attribute 'add'`): the invoke is entered before the trace collects invokes. The message
+says so; open the invoke in its own `with` inside the trace body.
+
 ## How to silence
 Put `# noqa: NNL204` on the reported line (the `with` line), or `--ignore NNL204`.
 """
@@ -47,6 +52,7 @@ import libcst as cst
 
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
+from nnsight_lint.analysis.calls import call_attr
 from nnsight_lint.analysis.model import EventKind, Trace, Tri
 from nnsight_lint.diagnostics import Diagnostic
 from nnsight_lint.rules.context import RuleContext
@@ -68,7 +74,21 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         if id(trace.call) not in reported:
             reported.add(id(trace.call))
             opener = context.module.code_for_node(trace.call.func)
-            yield context.diagnostic(CODE, trace.call, messages.nnl204(opener))
+            invoke = _invoke_on_with_line(trace)
+            if invoke is not None:
+                message = messages.nnl204_same_line(opener, context.module.code_for_node(invoke.func))
+            else:
+                message = messages.nnl204(opener)
+            yield context.diagnostic(CODE, trace.call, message)
+
+
+def _invoke_on_with_line(trace: Trace):
+    """`with model.trace() as t, t.invoke(ids):` — the invoke call sharing the trace's `with`."""
+    for item in trace.node.items:
+        value = item.item
+        if value is not trace.call and call_attr(value) == "invoke" and isinstance(value.func, cst.Attribute):
+            return value
+    return None
 
 
 def _tracer_handed_on(model: FileModel, trace: Trace) -> bool:

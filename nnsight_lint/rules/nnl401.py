@@ -73,6 +73,8 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         missing = path[walked.at]
         if isinstance(missing, str) and (missing in attribute_names() or missing in walked.parent.attributes):
             continue  # the Envoy API, a parameter or attribute: not a module path
+        if missing == "_module":
+            continue  # the envoy's own torch module: a module path goes on inside it (NNL506 is about it)
         key = (id(trace), tuple(path[: walked.at + 1]))
         if key in reported:
             continue
