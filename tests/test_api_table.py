@@ -93,8 +93,19 @@ def test_every_migration_names_a_source_and_a_change_the_table_has():
         assert migration.source, name
         recorded = {"module": nnsight_api.table()["modules"], "name": nnsight_api.table()["names"],
                     "member": nnsight_api.table()["members"].get(role, {}),
-                    "keyword": nnsight_api.table()["keywords"].get(role, {}).get("params", {})}[kind]
+                    "keyword": _keywords(role)}[kind]
         if migration.fix == "tracer" and role == "model" and name not in recorded:  # `model.cache`: the tracer's
             assert nnsight_api.member_change("tracer", name, (0, 8)) is None and name in nnsight_api.table()["members"]["tracer"]
             continue
         assert name in recorded and recorded[name] != ":", f"{kind} {role} {name}: the table shows no change"
+
+
+def _keywords(call):
+    """A call's keywords; `trace`, `generate`, `scan` hand theirs on to each other and the tracer."""
+    keywords = nnsight_api.table()["keywords"]
+    family = nnsight_api._TRACING_CALLS if call in nnsight_api._TRACING_CALLS else (call,)
+    found = {}
+    for member in family:
+        for name, ranges in keywords.get(member, {}).get("params", {}).items():
+            found[name] = ranges if name not in found or found[name] == ":" else found[name]
+    return found

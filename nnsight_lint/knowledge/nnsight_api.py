@@ -136,23 +136,30 @@ def _newest() -> Version:
 
 
 def removals() -> List[Tuple[str, str, str]]:
-    """(kind, what, ranges) of every public name the table records as removed or added after the
-    first release, for the docs: modules, names, members per role, keywords per call."""
+    """(kind, what, ranges) of what users meet that the table records as removed or added after the
+    first release, for the docs: packages (`nnsight.contexts`), `nnsight.<name>`, the public members
+    of the model, an Envoy, the tracer, invoker and a module's output or saved value, the keywords
+    of `trace`, `generate`, `scan`, `session`, `invoke` and `LanguageModel(...)`. (The whole table
+    has more: every submodule, the session's and the internal constructors'.)"""
     data = table()
     rows: List[Tuple[str, str, str]] = []
     changed = lambda ranges: ranges != ":"  # noqa: E731
     for name, ranges in sorted(data["modules"].items()):
-        if changed(ranges):
+        if changed(ranges) and name.count(".") <= 1:
             rows.append(("module", name, ranges))
     for name, ranges in sorted(data["names"].items()):
         if changed(ranges) and not any(part.startswith("_") for part in name.split(".")) \
-                and name.rpartition(".")[0] in ("nnsight", "nnsight.intervention", "nnsight.util"):
+                and name.rpartition(".")[0] == "nnsight":
             rows.append(("name", name, ranges))
     for role, members in sorted(data["members"].items()):
+        if role in ("generator", "session"):  # the generator is the tracer's class
+            continue
         for name, ranges in sorted(members.items()):
             if changed(ranges) and (not name.startswith("_") or name in ("_model", "_module")):
                 rows.append((f"member of {role}", name, ranges))
     for call, entry in sorted(data["keywords"].items()):
+        if call == "tracer":
+            continue
         for name, ranges in sorted(entry["params"].items()):
             if changed(ranges):
                 rows.append((f"keyword of {call}", name, ranges))

@@ -28,7 +28,8 @@ _RELEASE_0_5 = "nnsight 0.5.0 (ndif-team/nnsight PR #456, \"0.5 Updates\": the t
 MIGRATIONS: Dict[Tuple[str, Optional[str], str], Migration] = {
     ("member", "model", "_model"): Migration(
         "the wrapped torch model is `model._module`", fix="rename", to="_module", safe=True,
-        source=f"{_RELEASE_0_5}; the table: model `_module` added in 0.5 where `_model` is gone",
+        source="the table: the model's `_model` is there up to 0.7.0 and gone in 0.8.1, `_module` answers in "
+               "every release (0.2-0.4 through the Envoy)",
     ),
     ("member", "model", "cache"): Migration(
         "inside the trace call `tracer.cache(...)` (it returns the cache; save it)", fix="tracer",
@@ -36,7 +37,8 @@ MIGRATIONS: Dict[Tuple[str, Optional[str], str], Migration] = {
     ),
     ("member", "output", "stop"): Migration(
         "stop the trace with `tracer.stop()` after the last value you need", fix="tracer",
-        source=f"{_RELEASE_0_5}; nnsight docs: 'Early stopping' uses tracer.stop(); the table",
+        source="the table: a module's output answers `.stop()` inside a trace up to 0.5.15, not on 0.6.3 "
+               "(a plain tensor); `tracer.stop()` on every tracer since 0.4; nnsight docs (early stopping)",
     ),
     ("module", None, "nnsight.contexts"): Migration(
         "since 0.4 the tracer types live in `nnsight.intervention` (0.4) and "
@@ -44,7 +46,8 @@ MIGRATIONS: Dict[Tuple[str, Optional[str], str], Migration] = {
         source="nnsight 0.4.0 (the contexts package became nnsight.intervention.contexts); the table",
     ),
     ("name", None, "nnsight.intervention.InterventionProxy"): Migration(
-        "since 0.5 values in a trace are real tensors: annotate with `torch.Tensor`", source=_RELEASE_0_5,
+        "0.4 has it in `nnsight.intervention.graph`; since 0.5 values in a trace are real tensors: annotate "
+        "with `torch.Tensor`", source=f"the table (gone from nnsight.intervention in 0.4); {_RELEASE_0_5}",
     ),
     ("name", None, "nnsight.envoy.Envoy"): Migration(
         "import `Envoy` from `nnsight` (`from nnsight import Envoy`)", source="the table: nnsight.Envoy in every release",
@@ -57,11 +60,8 @@ MIGRATIONS: Dict[Tuple[str, Optional[str], str], Migration] = {
         "0.5+ has no validation pass: drop `validate=`", fix="drop",
         source=f"{_RELEASE_0_5}; the table",
     ),
-    ("keyword", "invoke", "scan"): Migration(
-        "0.5+ runs the real forward: drop `scan=`", fix="drop", source=f"{_RELEASE_0_5}; the table",
-    ),
     ("keyword", "trace", "invoker_args"): Migration(
-        "pass the invoke's keywords to `tracer.invoke(...)` itself", source="the table: trace(invoker_args=) gone in 0.3",
+        "pass the invoke's keywords to `tracer.invoke(...)` itself", source="the table: trace(invoker_args=) gone in 0.4",
     ),
 }
 

@@ -27,7 +27,7 @@ a keyword the new `trace` no longer takes may be passed on to the model and sile
 # the project pins nnsight>=0.8
 with model.trace("hello world") as tracer:
     hidden = model.transformer.h[0].output.save()
-    model.transformer.h[0].output.stop()   # NNL302: `.stop()` on a module's output is gone since 0.5
+    model.transformer.h[0].output.stop()   # NNL302: `.stop()` on a module's output is gone since 0.6
 ```
 
 ## Use instead
@@ -115,6 +115,8 @@ def _change(use: ApiUse, target):
         change = nnsight_api.module_change(use.name, target)
         return (change, use.node, f"`{use.name}`") if change else None
     if use.kind == "name":
+        if use.attribute is None and nnsight_api.module_change(use.name.rpartition(".")[0], target):
+            return None  # `from <gone module> import x`: the module's finding says it
         for qualified, node in use.prefixes:  # the shortest missing prefix: `nnsight.contexts` of `...contexts.Tracer`
             if qualified is None or qualified in _NNL301_NAMES or qualified == "nnsight":
                 continue

@@ -6,5 +6,6 @@ else:
     inner = model._module
 same = model._model if hasattr(model, "_model") else model._module
 also = getattr(model, "_model", None) or model._module
+old_only = hasattr(model, "_model") and model._model
 
-assert inner is same is also
+assert inner is same is also and old_only is False
