@@ -141,8 +141,8 @@ def read(source: Union[bytes, str]) -> Notebook:
     top = {key: (start, end) for key, start, end in _members(source, _skip(source, 0))}
     cell_spans = _elements(source, top["cells"][0])
     code_cells: List[CodeCell] = []
-    said = [_markdown_says_it_fails(cell) for cell in cells]
-    for index, (cell, (start, _)) in enumerate(zip(cells, cell_spans)):
+    demos = shown_errors([(cell.get("cell_type"), _markdown_text(cell)) for cell in cells])
+    for cell, (start, _) in zip(cells, cell_spans):
         if cell.get("cell_type") != "code":
             continue
         number = len(code_cells) + 1
@@ -154,18 +154,31 @@ def read(source: Union[bytes, str]) -> Notebook:
         if isinstance(value, list):
             items = tuple((s, e, text) for (s, e), text in zip(_elements(source, span[0]), value))
             value = "".join(value)
-        neighbours = [said[j] for j in (index + 1, index - 1) if 0 <= j < len(cells) and said[j] is not None]
-        code_cells.append(CodeCell(number, value, span, items, bool(neighbours and neighbours[0])))
+        code_cells.append(CodeCell(number, value, span, items, number in demos))
     return Notebook(source, bom, tuple(code_cells), _is_python(data.get("metadata")))
 
 
-def _markdown_says_it_fails(cell: dict) -> Optional[bool]:
-    """For a markdown cell: does it say the code next to it fails? None for other cells."""
-    if cell.get("cell_type") != "markdown":
-        return None
-    text = cell.get("source")
-    text = "".join(text) if isinstance(text, list) else text
-    return isinstance(text, str) and says_it_fails(text)
+def _markdown_text(cell: dict) -> str:
+    text = cell.get("source") if cell.get("cell_type") == "markdown" else None
+    text = "".join(t for t in text if isinstance(t, str)) if isinstance(text, list) else text
+    return text if isinstance(text, str) else ""
+
+
+def shown_errors(cells: Sequence[Tuple[str, str]]) -> FrozenSet[int]:
+    """The code cells (1-based among code cells) that show an error on purpose: the markdown cell
+    right after one (or else right before it) says it fails. `cells`: every cell of the notebook
+    in order, as (kind, text) with kind "code", "markdown" or another (raw). One answer for a
+    .ipynb read from disk and a notebook an editor syncs (`doors/lsp.py`)."""
+    said = [says_it_fails(text) if kind == "markdown" else None for kind, text in cells]
+    demos, number = set(), 0
+    for index, (kind, _) in enumerate(cells):
+        if kind != "code":
+            continue
+        number += 1
+        neighbours = [said[j] for j in (index + 1, index - 1) if 0 <= j < len(cells) and said[j] is not None]
+        if neighbours and neighbours[0]:
+            demos.add(number)
+    return frozenset(demos)
 
 
 def _is_python(metadata) -> bool:
