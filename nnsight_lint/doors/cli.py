@@ -146,7 +146,8 @@ def _check(args) -> int:
     for result in errors:
         print(f"error: {result.path}: {result.error}", file=sys.stderr)
     if not args.quiet:
-        print(_summary(len(diagnostics), sum(1 for d in diagnostics if d.fix), len(errors)), file=sys.stderr)
+        fixable, hidden = _fix_counts(diagnostics, args.unsafe_fixes)
+        print(_summary(len(diagnostics), fixable, len(errors), hidden, args.unsafe_fixes), file=sys.stderr)
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
@@ -188,7 +189,8 @@ def _fix(args, options) -> int:
             _warn(result.path, result.notice)
     fixed = sum(r.fixed for r in results)
     if not args.quiet:
-        print(_fix_summary(fixed, len(remaining), len(errors), args.diff), file=sys.stderr)
+        print(_fix_summary(fixed, len(remaining), len(errors), args.diff, _fix_counts(remaining, args.unsafe_fixes)[1]),
+              file=sys.stderr)
     if errors:
         return EXIT_ERROR
     if args.diff:
@@ -251,30 +253,51 @@ def _render(args, diagnostics, sources=None) -> str:
     from nnsight_lint.doors import output
 
     if args.statistics:
-        return output.statistics(diagnostics, as_json_list=args.output_format == "json")
-    return output.render(args.output_format, diagnostics, sources)
+        return output.statistics(diagnostics, as_json_list=args.output_format == "json", unsafe=args.unsafe_fixes)
+    return output.render(args.output_format, diagnostics, sources, unsafe=args.unsafe_fixes)
 
 
-def _summary(found: int, fixable: int, unchecked: int = 0) -> str:
+def _fix_counts(diagnostics, unsafe: bool):
+    """(fixes `--fix` applies, unsafe fixes it applies only with `--unsafe-fixes`: "hidden")."""
+    from nnsight_lint.doors.output import fixable
+
+    applied = sum(1 for d in diagnostics if fixable(d, unsafe))
+    return applied, sum(1 for d in diagnostics if fixable(d, True)) - applied
+
+
+def _hidden(hidden: int) -> str:
+    return f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with `--unsafe-fixes`"
+
+
+def _summary(found: int, fixable: int, unchecked: int = 0, hidden: int = 0, unsafe: bool = False) -> str:
+    """As ruff says it: `[*]` counts what `--fix` would apply; an unsafe fix is hidden until
+    `--unsafe-fixes` is given."""
     if not found and not unchecked:
         return "All checks passed."
     text = f"Found {found} problem{'s' if found != 1 else ''}."
     if unchecked:  # never "passed": the errors above name files that were not (fully) checked
         text += f" {unchecked} file{'s' if unchecked != 1 else ''} could not be checked."
+    command = "nnsight-lint check --fix" + (" --unsafe-fixes" if unsafe else "")
     if fixable:
-        text += f"\n[*] {fixable} fixable with `nnsight-lint check --fix`."
+        text += f"\n[*] {fixable} fixable with `{command}`" + (f" ({_hidden(hidden)})." if hidden else ".")
+    elif hidden:
+        text += f"\nNo fixes available ({_hidden(hidden)})."
     return text
 
 
-def _fix_summary(fixed: int, remaining: int, failed: int, would: bool) -> str:
-    """As ruff says it: what was fixed and what remains; with nothing fixed, what `check` says."""
+def _fix_summary(fixed: int, remaining: int, failed: int, would: bool, hidden: int = 0) -> str:
+    """As ruff says it: what was fixed and what remains; with nothing fixed, what `check` says;
+    the unsafe fixes left out (`hidden`) are counted so that a `--fix` that changed nothing says why."""
+    note = f" ({_hidden(hidden)})" if hidden else ""
     if fixed:
-        return f"{'Would fix' if would else 'Fixed'} {fixed} problem{'s' if fixed != 1 else ''}, {remaining} remaining."
+        return f"{'Would fix' if would else 'Fixed'} {fixed} problem{'s' if fixed != 1 else ''}, {remaining} remaining{note}."
     if not remaining and not failed:
         return "All checks passed."
     text = f"Found {remaining} problem{'s' if remaining != 1 else ''}."
     if failed:  # never "passed": the errors above name files that were not (fully) fixed
         text += f" {failed} file{'s' if failed != 1 else ''} could not be fixed."
+    if hidden:
+        text += f"\nNo fixes applied ({_hidden(hidden)})."
     return text
 
 
