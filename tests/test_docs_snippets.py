@@ -175,3 +175,64 @@ def test_vim_errorformat_reads_scripts_and_notebooks(cli_lines, tmp_path):
     assert script_entry[:4] == ["train.py", 3, 36, 1] and script_entry[4].startswith("NNL001 [*]")
     assert notebook[0] == "nb.ipynb" and notebook[3] == 1
     assert notebook[4].startswith("cell 1:3:36: NNL001")
+
+
+# --- every ```python block of the docs that is a program runs on real nnsight ------------------------
+
+NOT_A_PROGRAM = "<!-- not a program -->"  # on the line right before a ```python fence: a fragment
+PAGES = [ROOT / "README.md", ROOT / "rules" / "README.md", *sorted(DOCS.rglob("*.md"))]
+
+
+def python_blocks():
+    """(page, line, code, is a program) of every ```python block."""
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for match in re.finditer(r"^( *)```python\n(.*?)^\1```", text, flags=re.S | re.M):
+            line = text.count("\n", 0, match.start()) + 1
+            before = text[: match.start()].rstrip("\n").rsplit("\n", 1)[-1].strip()
+            yield page, line, match.group(2), before != NOT_A_PROGRAM
+
+
+BLOCKS = list(python_blocks())
+
+
+def test_the_docs_have_python_blocks_and_fragments_are_few():
+    assert len(BLOCKS) > 40
+    assert sum(not program for *_, program in BLOCKS) <= 2
+
+
+@pytest.fixture(scope="module")
+def model():
+    from tests.tiny_model import tiny_model
+
+    return tiny_model()
+
+
+@pytest.mark.parametrize("page,line,code", [(p, n, c) for p, n, c, program in BLOCKS if program],
+                         ids=lambda v: v.name if isinstance(v, Path) else str(v) if isinstance(v, int) else "")
+def test_docs_program_runs_as_the_page_says(page, line, code, model, tmp_path):
+    """Code the linter finds nothing in runs clean on nnsight; code it reports either runs (a silent
+    wrong value) or fails with an error the page names: never with an error of the snippet itself
+    (a missing import or name, a shape that does not fit)."""
+    from nnsight_lint.engine.lint import lint_source
+    from tests.case_runner import run_case
+
+    path = tmp_path / f"{page.stem}_{line}.py"  # a real file: nnsight reads a trace's source back
+    path.write_text(code, encoding="utf-8")
+    findings = [d for d in lint_source(code, str(path)) if d.code != "NNL000"]
+    try:
+        run_case(path, model)
+    except Exception as error:
+        named = type(error).__name__ in page.read_text(encoding="utf-8")
+        assert findings and named, f"{page.name}:{line}: {type(error).__name__}: {error} (findings: {findings})"
+
+
+def test_configuration_names_the_release_nnl301_says_removed_value():
+    """One fact, one version: the release that made `.value` on a saved name an AttributeError."""
+    from nnsight_lint import rules
+
+    row = next(line for line in rules.explanation("NNL301").splitlines() if line.startswith("| `saved.value`"))
+    gone = re.match(r"\| [^|]+\| (\d+\.\d+)", row).group(1)
+    text = " ".join((DOCS / "configuration.md").read_text(encoding="utf-8").split())
+    claim = re.search(r"`saved\.value` after a trace is the API before (\d+\.\d+) and an AttributeError from (\d+\.\d+) on", text)
+    assert claim and claim.groups() == (gone, gone)
