@@ -8,6 +8,12 @@ from __future__ import annotations
 DOCS_URL = "https://github.com/nnsight-lint/nnsight-lint/blob/main/docs/rules/{code}.md"
 
 NNL000_SYNTAX = "invalid syntax: {detail}"
+
+
+def nnl000_syntax(detail: str) -> str:
+    """NNL000's message for a parser's `detail`, said once: CPython's own "invalid syntax" (or
+    "invalid syntax. Perhaps you forgot a comma?") is not prefixed again."""
+    return detail if detail.startswith("invalid syntax") else NNL000_SYNTAX.format(detail=detail)
 NNL000_NOTEBOOK = "invalid notebook: {name} {detail}"
 
 NNL001_TITLE = "backward frees the graph a later backward in the same trace needs"

@@ -47,3 +47,13 @@ def test_safe_and_hidden_fixes_are_counted_apart(tmp_path):
     )
     statistics = run_cli("check", "--no-cache", "--select", "NNL001,NNL104", "--statistics", "a.py", "b.py", cwd=tmp_path)
     assert statistics.stdout == "1\tNNL001\t[*] backward-frees-shared-graph\n1\tNNL104\t    inplace-alias-save\n"
+
+
+# --- NNL000 says "invalid syntax" once ---------------------------------------------------------------
+
+
+def test_invalid_syntax_is_said_once(tmp_path):
+    (tmp_path / "a.py").write_text("import nnsight\nx = = 1\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("import nnsight\nx = (1\n", encoding="utf-8")
+    result = run_cli("check", "--no-cache", "a.py", "b.py", cwd=tmp_path)
+    assert result.stdout == "a.py:2:5: NNL000 invalid syntax\nb.py:2:5: NNL000 invalid syntax: '(' was never closed\n"
