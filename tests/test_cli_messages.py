@@ -5,6 +5,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
+from nnsight_lint import rules
 from tests.support import TWO_INVOKES, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,3 +60,94 @@ def test_invalid_syntax_is_said_once(tmp_path):
     (tmp_path / "b.py").write_text("import nnsight\nx = (1\n", encoding="utf-8")
     result = run_cli("check", "--no-cache", "a.py", "b.py", cwd=tmp_path)
     assert result.stdout == "a.py:2:5: NNL000 invalid syntax\nb.py:2:5: NNL000 invalid syntax: '(' was never closed\n"
+
+
+# --- usage errors are one line, as ruff prints them -------------------------------------------------
+
+HELP = "(`nnsight-lint --help` lists the options)"
+CHECK_HELP = "(`nnsight-lint check --help` lists the options)"
+
+
+@pytest.mark.parametrize("args,line", [
+    (["check", "--selct", "NNL1"], f"unexpected argument '--selct'; did you mean '--select'? {HELP}"),
+    (["check", "--bogus"], f"unexpected argument '--bogus' {HELP}"),
+    (["check", "--target-version", "8"], f"argument --target-version: not a version: '8' (expected MAJOR.MINOR, e.g. \"0.8\") {CHECK_HELP}"),
+    (["check", "--target-version", "0.9"], f"argument --target-version: nnsight 0.9 is unknown: the rules know nnsight up to 0.8 {CHECK_HELP}"),
+    (["check", "--jobs", "0"], f"argument --jobs/-j: must be at least 1, not 0 {CHECK_HELP}"),
+    (["check", "--jobs", "two"], f"argument --jobs/-j: not a number: 'two' {CHECK_HELP}"),
+])
+def test_usage_errors_are_one_line(args, line, tmp_path):
+    result = run_cli(*args, cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", f"nnsight-lint: error: {line}\n")
+
+
+def test_a_patch_release_is_read_as_its_minor_and_said(tmp_path):
+    shutil.copy(UNSAFE_ONLY, tmp_path / "f.py")
+    result = run_cli("check", "--no-cache", "--target-version", "0.8.1", "f.py", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stderr.splitlines()[0] == (
+        "nnsight-lint: --target-version 0.8.1 is read as 0.8: the rules tell minor releases apart, not patches"
+    )
+
+
+def test_extend_select_adds_an_opt_in_rule_to_the_defaults(tmp_path):
+    shutil.copy(UNSAFE_ONLY, tmp_path / "a.py")
+    (tmp_path / "b.py").write_text(TWO_INVOKES, encoding="utf-8")
+    plain = run_cli("check", "--no-cache", "-q", "a.py", "b.py", cwd=tmp_path)
+    extended = run_cli("check", "--no-cache", "-q", "--extend-select", "NNL104", "a.py", "b.py", cwd=tmp_path)
+    codes = lambda r: [line.split()[1] for line in r.stdout.splitlines()]  # noqa: E731
+    assert codes(plain) == ["NNL001"] and codes(extended) == ["NNL104", "NNL001"]
+
+
+def test_show_files_lists_what_would_be_checked(tmp_path):
+    (tmp_path / "a.py").write_text(TWO_INVOKES, encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not python", encoding="utf-8")
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr\n")
+    (tmp_path / ".venv" / "b.py").write_text(TWO_INVOKES, encoding="utf-8")
+    result = run_cli("check", "--show-files", ".", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, f"{tmp_path / 'a.py'}\n")
+
+
+def test_verbose_says_settings_target_and_files(tmp_path):
+    (tmp_path / "a.py").write_text(TWO_INVOKES, encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text("nnsight==0.4.3\n", encoding="utf-8")
+    result = run_cli("check", "--no-cache", "-v", "a.py", cwd=tmp_path)
+    said = [line for line in result.stderr.splitlines() if line.startswith("nnsight-lint: ")]
+    assert said == [
+        "nnsight-lint: settings: no config file (the defaults)",
+        f"nnsight-lint: target nnsight 0.4 ({tmp_path / 'requirements.txt'}: nnsight==0.4.3)",
+        "nnsight-lint: checked 1 file:",
+        "nnsight-lint:   a.py",
+    ]
+
+
+def test_explain_takes_a_rule_name():
+    by_name = run_cli("explain", "backward-frees-shared-graph")
+    assert by_name.returncode == 0 and by_name.stdout == run_cli("explain", "NNL001").stdout
+
+
+def test_rules_as_json():
+    import json
+
+    result = run_cli("rules", "--output-format", "json")
+    listed = json.loads(result.stdout)
+    assert [item["code"] for item in listed] == list(rules.RULES)
+    first = next(item for item in listed if item["code"] == "NNL104")
+    assert first["name"] == "inplace-alias-save" and first["default"] is False and first["fix"] == "unsafe"
+
+
+# --- a notebook of another language named on the command line is said to be skipped ----------------
+
+
+def test_a_julia_notebook_named_is_said_skipped(tmp_path):
+    import json
+
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "cells": [
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": "println(1 +)"}],
+        "metadata": {"kernelspec": {"name": "julia-1.10", "language": "julia", "display_name": "Julia"},
+                     "language_info": {"name": "julia"}}}
+    (tmp_path / "analysis.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
+    result = run_cli("check", "--no-cache", "analysis.ipynb", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stderr == "nnsight-lint: not checked, its kernel is not Python: analysis.ipynb\nAll checks passed.\n"

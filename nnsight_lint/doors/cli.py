@@ -22,17 +22,37 @@ def _globs(text: str) -> List[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line, as ruff prints it: what is wrong, a "did you mean"
+    for a misspelt option, and where `--help` is; never the whole usage block."""
+
+    def error(self, message: str):
+        import difflib
+        import re
+
+        parsers = [self] + [p for a in self._actions if isinstance(a, argparse._SubParsersAction) for p in a.choices.values()]
+        options = [o for p in parsers for action in p._actions for o in action.option_strings if o.startswith("--")]
+        unknown = re.match(r"unrecognized arguments: (\S+)", message)
+        if unknown:
+            given = unknown.group(1).split("=")[0]
+            close = difflib.get_close_matches(given, options, n=1, cutoff=0.75) if given.startswith("-") else []
+            message = f"unexpected argument '{given}'" + (f"; did you mean '{close[0]}'?" if close else "")
+        self.exit(EXIT_ERROR, f"nnsight-lint: error: {message} (`{self.prog} --help` lists the options)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="nnsight-lint", description="Catch nnsight mistakes before they cost a GPU hour."
     )
     parser.add_argument("--version", action="version", version=f"nnsight-lint {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
     check = commands.add_parser("check", help="check files or directories (default: .)")
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files, directories, or - for stdin")
     check.add_argument("--select", type=_codes, default=[], metavar="CODES", help="only these codes or prefixes")
+    check.add_argument("--extend-select", type=_codes, default=[], metavar="CODES",
+                       help="these codes or prefixes on top of the selected ones (e.g. an opt-in rule)")
     check.add_argument("--ignore", type=_codes, default=[], metavar="CODES", help="skip these codes or prefixes")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
@@ -54,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--statistics", action="store_true", help="print the number of findings per code instead")
     check.add_argument("--show-settings", action="store_true", help="print the resolved settings and exit")
+    check.add_argument("--show-files", action="store_true", help="print the files that would be checked and exit")
+    check.add_argument("-v", "--verbose", action="store_true",
+                       help="say on stderr where the settings come from, the nnsight targeted, and what was checked")
     check.add_argument("--jobs", "-j", type=_positive, metavar="N", help="processes to check with (default: CPUs)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     check.add_argument("--cache-dir", metavar="DIR", help="where the cache lives (default: .nnsight_lint_cache "
@@ -70,11 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.set_defaults(handler=_check)
 
-    explain = commands.add_parser("explain", help="print the full explanation of a rule")
+    explain = commands.add_parser("explain", help="print the full explanation of a rule (by code or name)")
     explain.add_argument("code", metavar="CODE")
     explain.set_defaults(handler=_explain)
 
     listing = commands.add_parser("rules", help="list the rules")
+    listing.add_argument("--output-format", choices=("text", "json"), default="text", help="a table, or JSON")
     listing.set_defaults(handler=_rules)
 
     server = commands.add_parser("server", help="run the language server (LSP) on stdin/stdout")
@@ -103,7 +127,7 @@ def _check(args) -> int:
     from nnsight_lint.doors.runner import check_paths
     from nnsight_lint.sources.config import ConfigError
 
-    unknown = [c for c in args.select + args.ignore if not rules.is_known_prefix(c)]
+    unknown = [c for c in args.select + args.extend_select + args.ignore if not rules.is_known_prefix(c)]
     if unknown:
         return _usage_error(f"unknown rule code or prefix: {', '.join(unknown)}")
     if args.statistics and args.output_format in ("github", "sarif"):  # a table is no annotation or SARIF log
@@ -120,7 +144,18 @@ def _check(args) -> int:
     if args.show_settings:
         sys.stdout.write(settings.describe())
         return EXIT_CLEAN
+    if args.show_files:
+        if args.paths != ["-"]:
+            files = settings.files(args.paths, args.force_exclude, notebooks=settings.notebooks, on_warning=_warn)
+            sys.stdout.write("".join(f"{os.path.abspath(f)}\n" for f in files))
+        return EXIT_CLEAN
     options = settings.lint_options()
+    if args.verbose:
+        target = settings.target()
+        from nnsight_lint.knowledge import versions
+
+        _say(f"settings: {settings.config_file or 'no config file (the defaults)'}")
+        _say(f"target nnsight {versions.show(target.version)} ({target.source})")
 
     if args.fix or args.diff:
         return _fix(args, options)
@@ -133,6 +168,11 @@ def _check(args) -> int:
     else:
         files = list(settings.files(args.paths, args.force_exclude, notebooks=settings.notebooks, on_warning=_warn))
         results = check_paths(files, options, jobs=args.jobs, cache=_cache(args, settings, options))
+        if args.verbose:
+            _say(f"checked {len(files)} file{'s' if len(files) != 1 else ''}" + (":" if files else ""))
+            for path in files:
+                _say(f"  {path}")
+        _say_skipped(args.paths, results)
 
     if args.force_exclude:
         _say_force_excluded(args, settings)
@@ -216,8 +256,11 @@ def _settings(args, known_codes):
 
     start = [args.stdin_filename] if args.paths == ["-"] and args.stdin_filename else args.paths
     settings = config.load_settings(start, args.config, known_codes)
+    select = args.select or None
+    if args.extend_select:  # on top of --select, else of the configured selection, else the defaults
+        select = (args.select or list(settings.select) or ["NNL"]) + args.extend_select
     return config.with_overrides(
-        settings, select=args.select or None, ignore=args.ignore or None,
+        settings, select=select, ignore=args.ignore or None,
         exclude=args.exclude, extend_exclude=args.extend_exclude, notebooks=args.notebooks,
         target_version=args.target_version, report_deliberate_errors=args.report_deliberate_errors,
     )
@@ -233,19 +276,30 @@ def _cache(args, settings, options):
 
 
 def _version(text: str) -> str:
+    """MAJOR.MINOR of an nnsight the rules know; a patch release is read as its minor, and said."""
     from nnsight_lint.knowledge import versions
 
     try:
-        versions.parse(text)
+        version = versions.parse(text)
     except versions.VersionError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-    return text.strip()
+    if version > versions.NEWEST or version[0] != 0:
+        raise argparse.ArgumentTypeError(
+            f"nnsight {text.strip()} is unknown: the rules know nnsight up to {versions.show(versions.NEWEST)}"
+        )
+    shown = versions.show(version)
+    if text.strip() != shown:
+        _say(f"--target-version {text.strip()} is read as {shown}: the rules tell minor releases apart, not patches")
+    return shown
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
 
 
@@ -304,7 +358,8 @@ def _fix_summary(fixed: int, remaining: int, failed: int, would: bool, hidden: i
 def _explain(args) -> int:
     from nnsight_lint import rules
 
-    code = args.code.upper()
+    by_name = {rule.NAME: code for code, rule in rules.RULES.items()}
+    code = by_name.get(args.code.strip().lower(), args.code.strip().upper())
     if code not in rules.RULES:
         return _usage_error(f"unknown rule {args.code!r}; `nnsight-lint rules` lists them")
     sys.stdout.write(rules.explanation(code))
@@ -314,6 +369,16 @@ def _explain(args) -> int:
 def _rules(args) -> int:
     from nnsight_lint import rules
 
+    if args.output_format == "json":
+        import json
+
+        listed = [
+            {"code": code, "name": rule.NAME, "summary": rule.SUMMARY, "default": rules.is_default(code),
+             "fix": getattr(rule, "FIX", None), "nnsight": rules.versions(code), "url": messages_url(code)}
+            for code, rule in rules.RULES.items()
+        ]
+        sys.stdout.write(json.dumps(listed, indent=2) + "\n")
+        return EXIT_CLEAN
     print(f"{'code':<7} {'name':<32} {'default':<8} {'fix':<7} {'nnsight':<8} summary")
     for code, rule in rules.RULES.items():
         default = "on" if rules.is_default(code) else "opt-in"
@@ -332,6 +397,32 @@ def _server(args) -> int:
 
         return _usage_error(messages.LSP_MISSING_EXTRA)
     return serve()
+
+
+def messages_url(code: str) -> str:
+    from nnsight_lint import messages
+
+    return messages.DOCS_URL.format(code=code)
+
+
+def _say(message: str) -> None:
+    print(f"nnsight-lint: {message}", file=sys.stderr)
+
+
+def _say_skipped(paths, results) -> None:
+    """A notebook named on the command line whose kernel is not Python is not checked: say so, or
+    "All checks passed." would read as if it had been."""
+    from nnsight_lint.sources import notebook
+
+    named = {os.path.normpath(p) for p in paths if os.path.isfile(p) and notebook.is_notebook(p)}
+    for path in sorted(named):
+        try:
+            with open(path, "rb") as handle:
+                python = notebook.read(handle.read()).python
+        except (OSError, notebook.NotebookError):
+            continue
+        if not python:
+            _say(f"not checked, its kernel is not Python: {path}")
 
 
 def _warn(path: str, message: str) -> None:
