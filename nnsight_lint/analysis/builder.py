@@ -9,7 +9,6 @@ Helper functions defined in the file are walked at each call site inside a trace
 """
 from __future__ import annotations
 
-import builtins
 import itertools
 from dataclasses import replace
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
@@ -27,13 +26,21 @@ from nnsight_lint.analysis.model import (
     IterLoop,
     ModuleAccess,
     Origin,
-    Retains,
-    Retention,
     Session,
     Trace,
-    Tri,
     Where,
 )
+from nnsight_lint.analysis.autograd import (
+    Env,
+    bind,
+    grad_mode,
+    graphs_of,
+    innermost_disabled,
+    loss_expression,
+    retention,
+)
+from nnsight_lint.analysis.calls import call_attr, has_input, helper_for, iter_bound, lookalike_classes
+from nnsight_lint.analysis.paths import ACCESS_KIND, is_access, iterated_module_path, module_path, unwrap_iteration
 from nnsight_lint.analysis.tree import body_of, children, statement_blocks
 from nnsight_lint.analysis.scope import (
     Scope,
@@ -43,29 +50,10 @@ from nnsight_lint.analysis.scope import (
     function_params,
 )
 
-# `.output`/`.input` on a module: the invoke waits until the forward reaches it.
-_ACCESS_KIND = {"output": "output", "outputs": "output", "input": "input", "inputs": "input"}
 # Attribute reads recorded as ATTRIBUTE events (legacy `.value`, `tracer.result`).
 WATCHED_ATTRIBUTES = frozenset({"value", "result"})
-# Keywords of a trace or invoke call that are its input, and ones that certainly are not.
-INPUT_KEYWORDS = frozenset(
-    {"input", "inputs", "input_ids", "inputs_embeds", "prompt", "prompts", "text", "texts", "images",
-     "pixel_values", "input_values", "input_features", "x"}
-)
-NON_INPUT_KEYWORDS = frozenset(
-    {"max_new_tokens", "max_length", "min_new_tokens", "do_sample", "remote", "scan", "validate", "debug",
-     "backend", "blocking", "trace", "invoker_args", "use_cache", "output_attentions", "output_hidden_states",
-     "return_dict", "num_beams", "pad_token_id", "eos_token_id", "top_k", "top_p"}
-)
-_BUILTINS = frozenset(dir(builtins))
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
 _DEFINITIONS = frozenset({cst.Lambda, cst.FunctionDef, cst.ClassDef})
-_NO_GRAPH_NODES = frozenset(
-    {cst.Lambda, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float, cst.Imaginary}
-)
-_NO_GRAPH: FrozenSet[Origin] = frozenset()
-_TRACE_ONLY = frozenset({TRACE})
-Env = Dict[str, FrozenSet[Origin]]
 
 
 def build_file_model(module: cst.Module, trace_names: Iterable[str] = ("trace",)) -> FileModel:
@@ -100,7 +88,7 @@ class _Builder:
         self.functions: List[tuple] = []  # defs still to walk as written: (def, scope, without_grad, top)
         self.top: Optional[cst.CSTNode] = None  # the module-level statement being walked
         self.sessions: List[cst.With] = []
-        self.lookalikes = _lookalike_classes(module, trace_names)
+        self.lookalikes = lookalike_classes(module, trace_names)
 
     def scope_of(self, body: Sequence[cst.CSTNode], parent: Optional[Scope], params=(), methods=None) -> Scope:
         scope = collect_scope(body, parent, params)
@@ -123,7 +111,7 @@ class _Builder:
     def trace_item(self, statement: cst.With, scope: Optional[Scope] = None) -> Optional[Tuple[str, cst.WithItem]]:
         """("trace" or "generate", the item opening it) when the `with` opens a trace."""
         for item in statement.items:
-            attr = _call_attr(item.item)
+            attr = call_attr(item.item)
             if attr in self.trace_names and not self.is_lookalike(item.item, scope):
                 return "trace", item
             if attr == "generate" and isinstance(item.item.func, cst.Attribute):
@@ -182,8 +170,8 @@ class _Walker:
             call=call,
             model=dotted_name(call.func.value) if isinstance(call.func, cst.Attribute) else None,
             tracer=tracer.value if isinstance(tracer, cst.Name) else None,
-            has_input=_has_input(call),
-            grad_disabled=_innermost_disabled(self.builder.without_grad),
+            has_input=has_input(call),
+            grad_disabled=innermost_disabled(self.builder.without_grad),
             parent=self.trace,
             session=where.session,
             where=where,
@@ -269,7 +257,7 @@ class _Walker:
     def function(self, function: cst.FunctionDef, where: Where, scope: Scope) -> None:
         """A def outside any trace: its body is a scope of its own, walked as written once the
         file's own code has run, unless a trace calls it (then it is walked there, as inlined)."""
-        disabled = next((m for m in (_grad_mode(d.decorator, where.scope) for d in function.decorators) if m), None)
+        disabled = next((m for m in (grad_mode(d.decorator, where.scope) for d in function.decorators) if m), None)
         without_grad = self.builder.without_grad + ([disabled] if disabled else [])
         self.builder.functions.append((function, scope, without_grad, self.builder.top))
 
@@ -284,8 +272,8 @@ class _Walker:
             from_model = self.from_model(value_events)
             targets = node.targets if kind is cst.Assign else [node]
             for target in targets:
-                _bind(self.env, target.target, node.value, origins, where.loops)
-                self.name_submodule(target.target, _module_path(node.value, self._submodules))
+                bind(self.env, target.target, node.value, origins, where.loops)
+                self.name_submodule(target.target, module_path(node.value, self._submodules))
                 if self.trace is None:
                     self.name_root(target.target, node.value)
                 self.assign(target.target, node.value, where, node, from_model)
@@ -295,7 +283,7 @@ class _Walker:
             self.expr(node.value, where)
             if self.trace is not None:
                 origins = self.origins(node.value, where) | self.origins(node.target, where)
-                _bind(self.env, node.target, node.value, origins, where.loops)
+                bind(self.env, node.target, node.value, origins, where.loops)
             if isinstance(node.target, cst.Name):
                 from_model = self.from_model(value_events) or node.target.value in self._derived
                 self.bind_name(node.target, node.value, where, node, from_model)
@@ -323,7 +311,7 @@ class _Walker:
         """The events of an assignment target, after its value was evaluated (left to right)."""
         kind = type(target)
         if kind is cst.Name:
-            self.name_model(target, value is not None and self.rooted(value) and not _is_access(value))
+            self.name_model(target, value is not None and self.rooted(value) and not is_access(value))
             self.bind_name(target, value, where, statement, from_model)
         elif kind is cst.Tuple or kind is cst.List:
             for element in target.elements:
@@ -363,7 +351,7 @@ class _Walker:
         boundary = False
         for item in node.items:
             value = item.item
-            attr = _call_attr(value)
+            attr = call_attr(value)
             if self.trace is None and attr == "session" and isinstance(value.func, cst.Attribute):
                 session = Session(node, next(self.builder.order))
                 self.builder.model.sessions.append(session)
@@ -375,7 +363,7 @@ class _Walker:
                 return
             value_events = len(self.builder.model.events)
             self.expr(value, where)
-            mode = _grad_mode(value, where.scope)
+            mode = grad_mode(value, where.scope)
             if self.trace is None:
                 disabled = mode or disabled
                 if isinstance(value, cst.Call) and backward_kind(value, where.scope):
@@ -383,7 +371,7 @@ class _Walker:
             elif attr == "invoke":
                 index = next(self._invokes)
                 self._waits[index] = None
-                self.trace.invokes.append(Invoke(node, value, index, _has_input(value), where))
+                self.trace.invokes.append(Invoke(node, value, index, has_input(value), where))
                 inner = replace(inner, invoke=index, iter=None)
                 boundary = True
             elif isinstance(value, cst.Call) and backward_kind(value, where.scope):
@@ -391,7 +379,7 @@ class _Walker:
                 self.trace.backward_blocks.append(node)
             elif mode:
                 inner = replace(inner, grad_mode=None if mode == "enable_grad" else (mode, node))
-            elif _iter_bound(value, self.trace) is not None:
+            elif iter_bound(value, self.trace) is not None:
                 inner = replace(inner, iter=self.iter_loop(node, value, where))
             self.bind_as(item, where, value_events)
         if disabled:
@@ -406,7 +394,7 @@ class _Walker:
         if item.asname is None:
             return
         if self.trace is not None:
-            _bind(self.env, item.asname.name, item.item, self.origins(item.item, where), where.loops)
+            bind(self.env, item.asname.name, item.item, self.origins(item.item, where), where.loops)
         from_model = value_events is not None and self.from_model(value_events)
         for name in _names_in(item.asname.name):
             self.bind_name(name, item.item, where, item, from_model)
@@ -417,7 +405,7 @@ class _Walker:
             for statements, index in reversed(self._frames[self._boundary:])
             for statement in statements[index + 1:]
         ]
-        loop = IterLoop(node, _iter_bound(iterated, self.trace), where, following)
+        loop = IterLoop(node, iter_bound(iterated, self.trace), where, following)
         self.trace.iters.append(loop)
         return loop
 
@@ -440,8 +428,8 @@ class _Walker:
             value_events = len(self.builder.model.events)
             self.expr(node.iter, where)
             if self.trace is not None:
-                _bind(self.env, node.target, node.iter, self.origins(node.iter, where), where.loops)
-                if _iter_bound(node.iter, self.trace) is not None:
+                bind(self.env, node.target, node.iter, self.origins(node.iter, where), where.loops)
+                if iter_bound(node.iter, self.trace) is not None:
                     inside = replace(inside, iter=self.iter_loop(node, node.iter, where))
             self.name_item(node.target, node.iter)
             from_model = self.from_model(value_events)
@@ -488,11 +476,11 @@ class _Walker:
 
     def name_item(self, target: cst.CSTNode, iterated: cst.BaseExpression) -> None:
         """`for layer in model.transformer.h` (a loop or a comprehension): `layer` is a submodule."""
-        if _call_attr(iterated) == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+        if call_attr(iterated) == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2:
             target = target.elements[1].value
-        path = _iterated_module_path(iterated, self._submodules)
+        path = iterated_module_path(iterated, self._submodules)
         self.name_submodule(target, path)
-        self.name_model(target, path is not None and self.rooted(_unwrap_iteration(iterated)))
+        self.name_model(target, path is not None and self.rooted(unwrap_iteration(iterated)))
 
     def name_model(self, target: cst.CSTNode, is_model: bool) -> None:
         if isinstance(target, cst.Name):
@@ -552,14 +540,14 @@ class _Walker:
         if kind is cst.Attribute:
             attr = node.attr.value
             self.expr(node.value, where)
-            if attr in _ACCESS_KIND:
-                path = _module_path(node.value, self._submodules)
+            if attr in ACCESS_KIND:
+                path = module_path(node.value, self._submodules)
                 if self.trace is not None and where.backward is None:
-                    self._waits[where.invoke] = ModuleAccess(("?",) if path is None else path, _ACCESS_KIND[attr])
+                    self._waits[where.invoke] = ModuleAccess(("?",) if path is None else path, ACCESS_KIND[attr])
                 self.emit(EventKind.ACCESS, node, where, base=node.value, path=path, rooted=self.rooted(node.value),
                           access=attr, store=store)
             elif attr == "grad":
-                self.emit(EventKind.GRAD, node, where, base=node.value, path=_module_path(node.value, self._submodules),
+                self.emit(EventKind.GRAD, node, where, base=node.value, path=module_path(node.value, self._submodules),
                           rooted=self.rooted(node.value), store=store)
             elif attr in WATCHED_ATTRIBUTES:
                 self.emit(EventKind.ATTRIBUTE, node, where, base=node.value, store=store)
@@ -577,7 +565,7 @@ class _Walker:
             self.expr(node.value, where)
             if isinstance(node.target, cst.Name):
                 if self.trace is not None:
-                    _bind(self.env, node.target, node.value, self.origins(node.value, where), where.loops)
+                    bind(self.env, node.target, node.value, self.origins(node.value, where), where.loops)
                 self.bind_name(node.target, node.value, where, node, self.from_model(value_events))
             return
         for child in children(node):
@@ -623,7 +611,7 @@ class _Walker:
             self.inline_helper(node, where)
 
     def record(self, call: cst.Call, kind: CallKind, where: Where) -> None:
-        loss = _loss_expression(call, kind)
+        loss = loss_expression(call, kind)
         origins = self.origins(loss, where) if loss is not None else frozenset({TRACE})
         name = call.func.attr if isinstance(call.func, cst.Attribute) else call.func
         self.trace.backwards.append(
@@ -631,7 +619,7 @@ class _Walker:
                 call=call,
                 name=name,
                 kind=kind,
-                retention=_retention(call, kind, where.scope),
+                retention=retention(call, kind, where.scope),
                 origins=origins,
                 invoke=where.invoke,
                 order=next(self._order),
@@ -642,7 +630,7 @@ class _Walker:
         )
 
     def inline_helper(self, call: cst.Call, where: Where) -> None:
-        function = _helper_for(call, where.scope)
+        function = helper_for(call, where.scope)
         if function is None or id(function) in self._inlining:
             return
         self.builder.model.inlined.add(id(function))
@@ -661,9 +649,9 @@ class _Walker:
         bound = list(zip((p.name.value for p in positional), (a for a in call.args if a.keyword is None and not a.star)))
         bound += [(a.keyword.value, a) for a in call.args if a.keyword is not None and a.keyword.value in by_name]
         for param, arg in bound:
-            self.env[param] = _origins(arg.value, outer_env, where.scope, self._call_results)
+            self.env[param] = graphs_of(arg.value, outer_env, where.scope, self._call_results)
             # `def read(layer): return layer.output` called as `read(model.transformer.h[1])`
-            self.name_submodule(cst.Name(param), _module_path(arg.value, outer_submodules))
+            self.name_submodule(cst.Name(param), module_path(arg.value, outer_submodules))
             if self.rooted_in(arg.value, outer_models):
                 self._model_names.add(param)
         self._inlining.append(id(function))
@@ -680,99 +668,12 @@ class _Walker:
     def rooted_in(self, node: cst.CSTNode, model_names: Set[str]) -> bool:
         current, self._model_names = self._model_names, model_names
         try:
-            return self.rooted(node) and not _is_access(node)
+            return self.rooted(node) and not is_access(node)
         finally:
             self._model_names = current
 
     def origins(self, node: cst.BaseExpression, where: Where) -> FrozenSet[Origin]:
-        return _origins(node, self.env, where.scope, self._call_results)
-
-
-def _lookalike_classes(module: cst.Module, trace_names: FrozenSet[str]) -> FrozenSet[str]:
-    """Top-level classes of the file whose `trace` method is a plain `contextlib.contextmanager`."""
-    found = set()
-    for statement in module.body:
-        if isinstance(statement, cst.ClassDef):
-            for method in body_of(statement):
-                if (
-                    isinstance(method, cst.FunctionDef)
-                    and method.name.value in trace_names
-                    and any((dotted_name(d.decorator) or "").endswith("contextmanager") for d in method.decorators)
-                ):
-                    found.add(statement.name.value)
-    return frozenset(found)
-
-
-def _has_input(call: cst.Call) -> Tri:
-    """Does a trace or invoke call pass the model an input? Unfamiliar keywords are UNKNOWN."""
-    answer = Tri.NO
-    for arg in call.args:
-        if arg.star:
-            answer = Tri.UNKNOWN
-        elif arg.keyword is None or arg.keyword.value in INPUT_KEYWORDS:
-            return Tri.YES
-        elif arg.keyword.value not in NON_INPUT_KEYWORDS:
-            answer = Tri.UNKNOWN
-    return answer
-
-
-def _iter_bound(node: cst.CSTNode, trace: Optional[Trace]) -> Optional[Tri]:
-    """For `tracer.iter[...]` / `tracer.all()`: is the iteration bounded? None: not an iter loop."""
-    if trace is None:
-        return None
-    kind = type(node)
-    if kind is cst.Subscript and type(node.value) is cst.Attribute and node.value.attr.value == "iter":
-        if len(node.slice) != 1:
-            return Tri.UNKNOWN
-        index = node.slice[0].slice
-        if isinstance(index, cst.Slice):
-            return Tri.NO if index.upper is None else Tri.YES
-        return Tri.YES
-    if kind is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "all" and not node.args:
-        owner = dotted_name(node.func.value)
-        if owner is not None and (owner == trace.tracer or owner.endswith("tracer")):
-            return Tri.NO
-    return None
-
-
-def _grad_mode(node: cst.CSTNode, scope: Scope) -> Optional[str]:
-    """"no_grad" / "inference_mode" for a call or decorator that turns gradients off, "enable_grad"
-    for one that turns them back on (`torch.enable_grad()`, `torch.set_grad_enabled(True)`)."""
-    call = node if isinstance(node, cst.Call) else None
-    name = scope.qualified(call.func if call else node) or ""
-    if _disables_grad(node, scope):
-        return "inference_mode" if name.endswith("inference_mode") else "no_grad"
-    if name == "torch.enable_grad" or (
-        name == "torch.set_grad_enabled" and call is not None and call.args
-        and _truth(call.args[0].value, scope) is True
-    ):
-        return "enable_grad"
-    return None
-
-
-def _innermost_disabled(modes: List[str]) -> Optional[str]:
-    """The grad mode a trace opened inside these blocks runs in: None when gradients are on."""
-    return modes[-1] if modes and modes[-1] != "enable_grad" else None
-
-
-def _is_access(node: cst.CSTNode) -> bool:
-    """Does the chain read a module's `.output`/`.input` somewhere (then it is a tensor, not a module)?"""
-    while True:
-        kind = type(node)
-        if kind is cst.Attribute:
-            if node.attr.value in _ACCESS_KIND:
-                return True
-            node = node.value
-        elif kind is cst.Subscript:
-            node = node.value
-        else:
-            return kind is not cst.Name
-
-
-def _unwrap_iteration(node: cst.CSTNode) -> cst.CSTNode:
-    if isinstance(node, cst.Call) and dotted_name(node.func) in ("enumerate", "reversed") and node.args:
-        return node.args[0].value
-    return node
+        return graphs_of(node, self.env, where.scope, self._call_results)
 
 
 def _names_in(target: cst.CSTNode) -> List[cst.Name]:
@@ -783,244 +684,6 @@ def _names_in(target: cst.CSTNode) -> List[cst.Name]:
     if isinstance(target, cst.StarredElement):
         return _names_in(target.value)
     return []
-
-
-# -- helpers shared by the scope scan and the trace walk ---------------------------------------------
-
-
-def _origins(node: cst.CSTNode, env: Env, scope: Scope, call_results) -> FrozenSet[Origin]:
-    """The autograd graphs a value may carry."""
-    kind = type(node)  # exact-type tests: isinstance against libcst's ABCs is slow
-    if kind is cst.Name:
-        name = node.value
-        if name in env:
-            return env[name]
-        if name in ("True", "False", "None") or name in _BUILTINS or scope.is_import(name):
-            return _NO_GRAPH
-        # A parameter or a name bound elsewhere: inside a trace, assume the model's graph.
-        return _TRACE_ONLY
-    if kind is cst.Attribute:
-        if node.attr.value in _ACCESS_KIND:
-            return _TRACE_ONLY
-        return _origins(node.value, env, scope, call_results)
-    if kind in _NO_GRAPH_NODES:
-        return _NO_GRAPH
-    if kind is cst.Call:
-        if _call_attr(node) in ("detach", "detach_"):
-            return _NO_GRAPH  # `.detach()` cuts the graph
-        if id(node) in call_results:
-            return call_results[id(node)].union(*(_origins(a.value, env, scope, call_results) for a in node.args))
-    parts = [_origins(child, env, scope, call_results) for child in children(node)]
-    return _NO_GRAPH.union(*parts) if parts else _NO_GRAPH
-
-
-def _bind(env: Env, target: cst.CSTNode, value: cst.CSTNode, origins, loops) -> None:
-    """Record what graph the names in `target` now carry."""
-    names = _names(target)
-    if not names:
-        return
-    if _makes_leaf(value):
-        bound = frozenset({Origin(names[0], id(value), leaf=True, loops=loops)})
-    elif origins:
-        bound = origins | {Origin(names[0], id(value), loops=loops)}
-    else:
-        bound = _NO_GRAPH
-    for name in names:
-        env[name] = bound
-
-
-def _makes_leaf(value: cst.CSTNode) -> bool:
-    """`x.detach().requires_grad_()`, `torch.ones(..., requires_grad=True)`, `nn.Parameter(...)`."""
-    if not isinstance(value, cst.Call):
-        return False
-    if _call_attr(value) in ("requires_grad_", "Parameter"):
-        return True
-    return any(
-        arg.keyword is not None and arg.keyword.value == "requires_grad" for arg in value.args
-    )
-
-
-def _names(target: cst.CSTNode) -> List[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for element in target.elements for n in _names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _names(target.value)
-    return []
-
-
-def _call_attr(node: cst.CSTNode) -> Optional[str]:
-    """`name` for a call `<anything>.name(...)` or `name(...)`."""
-    if not isinstance(node, cst.Call):
-        return None
-    if isinstance(node.func, cst.Attribute):
-        return node.func.attr.value
-    if isinstance(node.func, cst.Name):
-        return node.func.value
-    return None
-
-
-def _disables_grad(node: cst.CSTNode, scope: Scope) -> bool:
-    """`torch.no_grad()`, `torch.inference_mode()`, `torch.set_grad_enabled(False)` (or undecorated)."""
-    call = node if isinstance(node, cst.Call) else None
-    name = scope.qualified(call.func if call else node)
-    if name == "torch.no_grad":
-        return True
-    if name == "torch.inference_mode":  # `inference_mode(False)` turns it off; a flag may be either
-        mode = call.args[0].value if call is not None and call.args else None
-        return mode is None or _truth(mode, scope) is True
-    if name == "torch.set_grad_enabled" and call is not None and call.args:
-        return _truth(call.args[0].value, scope) is False
-    return False
-
-
-def _module_path(node: cst.CSTNode, submodules: Dict[str, Tuple[object, ...]]) -> Optional[Tuple[object, ...]]:
-    """`model.transformer.h[1]` as ("transformer", "h", 1); "?" for an index not known statically.
-
-    The root name is taken for the model itself unless it names a submodule bound earlier.
-    None when the expression is not a chain of attributes and subscripts on a name.
-    """
-    path: List[object] = []
-    value = node
-    while True:
-        if isinstance(value, cst.Attribute):
-            if value.attr.value in _ACCESS_KIND:
-                return None
-            path.append(value.attr.value)
-            value = value.value
-        elif isinstance(value, cst.Subscript):
-            index = value.slice[0].slice if len(value.slice) == 1 else None
-            path.append(_literal_index(index.value) if isinstance(index, cst.Index) else "?")
-            value = value.value
-        elif isinstance(value, cst.Name):
-            return submodules.get(value.value, ()) + tuple(reversed(path))
-        else:
-            return None
-
-
-def _literal_index(node: cst.CSTNode) -> object:
-    """`3` -> 3, `-1` -> -1; "?" for anything else."""
-    if isinstance(node, cst.Integer):
-        return int(node.value, 0)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, cst.Integer):
-        return -int(node.expression.value, 0)
-    return "?"
-
-
-def _iterated_module_path(node: cst.CSTNode, submodules) -> Optional[Tuple[object, ...]]:
-    """`for layer in model.transformer.h` (or `enumerate(...)` of it): one item of a module list."""
-    if isinstance(node, cst.Call) and dotted_name(node.func) in ("enumerate", "reversed") and node.args:
-        node = node.args[0].value
-    path = _module_path(node, submodules)
-    return None if path is None else path + ("?",)
-
-
-def _loss_expression(call: cst.Call, kind: CallKind) -> Optional[cst.BaseExpression]:
-    if kind is CallKind.TENSOR_BACKWARD:
-        return call.func.value
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == kind.loss_keyword:
-            return arg.value
-    positional = [a for a in call.args if a.keyword is None and not a.star]
-    return positional[0].value if positional else None
-
-
-def _helper_for(call: cst.Call, scope: Scope) -> Optional[cst.FunctionDef]:
-    if isinstance(call.func, cst.Name):
-        return scope.function(call.func.value)
-    if isinstance(call.func, cst.Attribute) and dotted_name(call.func.value) == "self":
-        scope_ = scope
-        while scope_ is not None:
-            if call.func.attr.value in scope_.methods:
-                return scope_.methods[call.func.attr.value]
-            scope_ = scope_.parent
-    return None
-
-
-# -- retain_graph ----------------------------------------------------------------------------------
-
-_MISSING = object()
-
-
-def _retention(call: cst.Call, kind: CallKind, scope: Scope) -> Retention:
-    """Does this call keep the graph? `retain_graph`, else torch's default: `create_graph`."""
-    retain = create = _MISSING
-    unknown_kwargs = False
-    position = 0
-    for arg in call.args:
-        if arg.star == "*":
-            return Retention(Retains.UNKNOWN)
-        if arg.star == "**":
-            mapping = _literal_kwargs(arg.value, scope)
-            if mapping is None:
-                unknown_kwargs = True
-                continue
-            retain = mapping.get("retain_graph", retain)
-            create = mapping.get("create_graph", create)
-        elif arg.keyword is not None:
-            if arg.keyword.value == "retain_graph":
-                retain = arg.value
-            elif arg.keyword.value == "create_graph":
-                create = arg.value
-        else:
-            if position == kind.retain_position:
-                retain = arg.value
-            elif position == kind.retain_position + 1:
-                create = arg.value
-            position += 1
-    retain_value = _truth(retain, scope)
-    if retain_value is True:
-        return Retention(Retains.YES, retain)
-    node = retain if retain is not _MISSING else None
-    if retain_value is _MISSING and unknown_kwargs or retain_value == "unknown":
-        return Retention(Retains.UNKNOWN, node)
-    if retain_value is False:
-        return Retention(Retains.NO, node)
-    # retain_graph missing or None: torch retains exactly when create_graph is true.
-    create_value = _truth(create, scope)
-    if create_value is True:
-        return Retention(Retains.YES, node)
-    if create_value == "unknown" or unknown_kwargs:
-        return Retention(Retains.UNKNOWN, node)
-    return Retention(Retains.NO, node)
-
-
-def _truth(node, scope: Scope, depth: int = 0):
-    """True/False for a literal (or a name bound once to one), None for None, _MISSING, or "unknown"."""
-    if node is _MISSING:
-        return _MISSING
-    if isinstance(node, cst.Name):
-        if node.value in ("True", "False"):
-            return node.value == "True"
-        if node.value == "None":
-            return None
-        bound = scope.literal(node.value)
-        return _truth(bound, scope, depth + 1) if bound is not None and depth < 4 else "unknown"
-    if isinstance(node, cst.Integer):
-        return int(node.value, 0) != 0
-    return "unknown"
-
-
-def _literal_kwargs(node: cst.BaseExpression, scope: Scope) -> Optional[Dict[str, cst.BaseExpression]]:
-    """`**kw` where `kw` is a dict literal or `dict(...)` call (bound once in scope): its items."""
-    if isinstance(node, cst.Name):
-        node = scope.literal(node.value)
-    if isinstance(node, cst.Dict):
-        items = {}
-        for element in node.elements:
-            if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
-                return None
-            items[element.key.evaluated_value] = element.value
-        return items
-    if isinstance(node, cst.Call) and dotted_name(node.func) == "dict":
-        if any(arg.keyword is None for arg in node.args):
-            return None
-        return {arg.keyword.value: arg.value for arg in node.args}
-    return None
-
-
-# -- tree shapes ---------------------------------------------------------------------------------
 
 
 def _in_arm(where: Where, statement: cst.CSTNode, arm: int) -> Where:

@@ -140,20 +140,20 @@ class _ScopeCollector:
             self._bind_all(node.target)
 
     def _bind_all(self, target: cst.CSTNode) -> None:
-        for name in _target_names(target):
+        for name in target_names(target):
             self._bind(name, _UNSET)
 
     def _bind(self, name: str, value) -> None:
         self.scope.literals[name] = _UNSET if name in self.scope.literals else value
 
 
-def _target_names(node: cst.CSTNode) -> List[str]:
+def target_names(node: cst.CSTNode) -> List[str]:
     if isinstance(node, cst.Name):
         return [node.value]
     if isinstance(node, (cst.Tuple, cst.List)):
-        return [name for element in node.elements for name in _target_names(element.value)]
+        return [name for element in node.elements for name in target_names(element.value)]
     if isinstance(node, cst.StarredElement):
-        return _target_names(node.value)
+        return target_names(node.value)
     return []
 
 

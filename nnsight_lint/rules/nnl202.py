@@ -58,7 +58,7 @@ import libcst as cst
 
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
-from nnsight_lint.analysis.builder import _module_path
+from nnsight_lint.analysis.paths import module_path as _module_path
 from nnsight_lint.analysis.forward_order import compare
 from nnsight_lint.analysis.model import Event, EventKind, ModuleAccess
 from nnsight_lint.analysis.scope import dotted_name
