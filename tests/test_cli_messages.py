@@ -151,3 +151,68 @@ def test_a_julia_notebook_named_is_said_skipped(tmp_path):
     result = run_cli("check", "--no-cache", "analysis.ipynb", cwd=tmp_path)
     assert result.returncode == 0
     assert result.stderr == "nnsight-lint: not checked, its kernel is not Python: analysis.ipynb\nAll checks passed.\n"
+
+
+# --- short messages, the story in `full`: the convention of messages.py, over the whole rule corpus --
+
+PROSE_LIMIT = 90  # characters of a message's own words; the code it quotes (`...`) counts as one
+
+
+def _corpus_findings():
+    from nnsight_lint.engine.lint import LintOptions, lint_source
+
+    everything = LintOptions(select=tuple(rules.RULES))
+    for case in sorted((ROOT / "rules").glob("NNL*/*.py")):
+        yield from lint_source(case.read_text(encoding="utf-8"), str(case), everything)
+
+
+def test_every_message_is_short_and_tells_its_story_apart():
+    import re
+
+    found = list(_corpus_findings())
+    assert {d.code for d in found} >= set(rules.RULES) - {"NNL000"}
+    for d in found:
+        prose = re.sub(r"`[^`]*`", "`", d.message)
+        assert len(prose) <= PROSE_LIMIT, f"{d.code} message too long ({len(prose)}): {d.message}"
+        assert not d.message.endswith("."), d.message
+        assert d.code == "NNL000" or d.detail.endswith("."), f"{d.code} has no story: {d.message}"
+
+
+def test_the_migration_run_says_value_once():
+    """`.value` on a saved name (gone in 0.4) and on saved values in a list (gone in 0.5): two
+    situations, one message; the release is in the story."""
+    from nnsight_lint.engine.lint import LintOptions, lint_source
+
+    code = (
+        "import nnsight\n"
+        "with model.trace('hello world'):\n"
+        "    hidden = model.transformer.h[0].output.save()\n"
+        "    states = nnsight.save([model.transformer.h[1].output])\n"
+        "print(hidden.value.shape)\n"
+        "print(states[0].value.shape)\n"
+    )
+    found = [d for d in lint_source(code, "migrate.py", LintOptions(target_version=(0, 5))) if d.code == "NNL301"]
+    assert len(found) == 2 and len({d.message for d in found}) == 1
+    assert len({d.detail for d in found}) == 2
+
+
+def test_full_tells_the_story_the_concise_line_leaves_out(tmp_path):
+    from nnsight_lint import messages
+
+    (tmp_path / "b.py").write_text(TWO_INVOKES, encoding="utf-8")
+    concise = run_cli("check", "--no-cache", "b.py", cwd=tmp_path).stdout
+    full = run_cli("check", "--no-cache", "--output-format", "full", "b.py", cwd=tmp_path).stdout
+    story = messages.nnl001("backward()", 5).detail
+    assert story and story.split()[0] not in concise
+    said = " ".join(line.split("= why: ")[-1].strip() for line in full.splitlines()
+                    if "= why: " in line or line.startswith("         "))
+    assert said == story
+
+
+def test_show_fixes_lists_what_fix_changed_by_file_and_rule(tmp_path):
+    (tmp_path / "b.py").write_text(TWO_INVOKES, encoding="utf-8")
+    would = run_cli("check", "--no-cache", "--show-fixes", "b.py", cwd=tmp_path)
+    assert would.stdout.endswith("\nWould fix 1 problem:\n- b.py:\n    1 × NNL001 (backward-frees-shared-graph)\n")
+    done = run_cli("check", "--no-cache", "--show-fixes", "--fix", "b.py", cwd=tmp_path)
+    assert done.stdout == "\nFixed 1 problem:\n- b.py:\n    1 × NNL001 (backward-frees-shared-graph)\n"
+    assert done.stderr == "Fixed 1 problem, 0 remaining.\n"

@@ -314,7 +314,7 @@ def test_a_helper_in_an_earlier_cell_is_seen_and_named_by_cell(tmp_path):
     (tmp_path / "nb.ipynb").write_text(notebook(code("import torch\n"), code(helper), code(trace)), encoding="utf-8")
     result = run_cli("check", "-q", "nb.ipynb", cwd=tmp_path)
     assert result.stdout.startswith("nb.ipynb:cell 2:2:18: NNL001 [*] ")
-    assert "the backward on line 5 of cell 3 runs later" in result.stdout
+    assert "the backward on line 5 of cell 3 still needs" in result.stdout
 
 
 MAGIC_LINES = [
@@ -512,7 +512,7 @@ def test_percent_script_magics_are_masked_as_in_a_notebook(tmp_path):
     (tmp_path / "walkthrough.ipynb").write_text(notebook(*map(code, cells)))
     in_notebook = run_cli("check", "--no-cache", "walkthrough.ipynb", cwd=tmp_path).stdout
     assert in_notebook.startswith("walkthrough.ipynb:cell 3:3:36: NNL001 [*]")
-    assert "on line 15 runs later" in line and "on line 5 runs later" in in_notebook  # each counts its own lines
+    assert "on line 15 still needs" in line and "on line 5 still needs" in in_notebook  # each counts its own lines
 
 
 def test_a_script_without_cell_markers_is_not_masked(tmp_path):

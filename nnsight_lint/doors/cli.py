@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--fix", action="store_true", help="apply fixes in place (stdin: print the fixed source)")
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
     check.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes marked unsafe")
+    check.add_argument("--show-fixes", action="store_true",
+                       help="list the fixes by file and rule: those applied (--fix), or those --fix would apply")
     check.add_argument(
         "--no-notebooks", dest="notebooks", action="store_false", default=None,
         help="do not walk directories for .ipynb notebooks (named notebooks are still checked)",
@@ -182,6 +184,11 @@ def _check(args) -> int:
     )
     errors = [r for r in results if r.error]
     sys.stdout.write(_render(args, diagnostics, sources))
+    if args.show_fixes:
+        by_path = {}
+        for d in diagnostics:
+            by_path.setdefault(d.path, []).append(d)
+        sys.stdout.write(_enumerate_fixes(by_path, args.unsafe_fixes, "Would fix"))
     sys.stdout.flush()
     for result in errors:
         print(f"error: {result.path}: {result.error}", file=sys.stderr)
@@ -228,6 +235,8 @@ def _fix(args, options) -> int:
         if result.notice:
             _warn(result.path, result.notice)
     fixed = sum(r.fixed for r in results)
+    if args.show_fixes:
+        (sys.stderr if args.diff or stdin else sys.stdout).write(_fixes_by_file(args, results, would=args.diff))
     if not args.quiet:
         print(_fix_summary(fixed, len(remaining), len(errors), args.diff, _fix_counts(remaining, args.unsafe_fixes)[1]),
               file=sys.stderr)
@@ -238,6 +247,43 @@ def _fix(args, options) -> int:
     if args.exit_non_zero_on_fix and any(r.changed for r in results) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
+
+
+def _fixes_by_file(args, results, would: bool) -> str:
+    """What --fix changed, per file and rule, as ruff's `--show-fixes` says it: the findings of the
+    text before that the text after no longer has."""
+    from collections import Counter
+
+    from nnsight_lint.sources import source
+
+    fixed = {}
+    for r in results:
+        if not r.changed or r.error:
+            continue
+        options = args.settings.lint_options(None if r.path == "-" else r.path)
+        before = Counter(d.code for d in source.of(r.before, r.path).lint(options) if d.fix)
+        fixed[r.path] = before - Counter(d.code for d in r.remaining)
+    return _enumerate_fixes(fixed, True, "Would fix" if would else "Fixed")
+
+
+def _enumerate_fixes(by_path, unsafe: bool, verb: str) -> str:
+    """`by_path`: each file's findings, or a Counter of the codes fixed in it."""
+    from collections import Counter
+
+    from nnsight_lint import rules
+    from nnsight_lint.doors.output import fixable
+
+    lines, total = [], 0
+    for path, found in by_path.items():
+        counts = found if isinstance(found, Counter) else Counter(d.code for d in found if fixable(d, unsafe))
+        counts = {code: n for code, n in sorted(counts.items()) if n > 0}
+        if counts:
+            lines.append(f"- {path}:")
+            lines += [f"    {n} × {code} ({rules.rule(code).NAME})" for code, n in counts.items()]
+            total += sum(counts.values())
+    if not total:
+        return ""
+    return f"\n{verb} {total} problem{'s' if total != 1 else ''}:\n" + "\n".join(lines) + "\n"
 
 
 def _fix_one(fix_file, path, options, unsafe, write):

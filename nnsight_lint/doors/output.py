@@ -62,6 +62,8 @@ def _full_block(d: Diagnostic, lines: Optional[List[str]], unsafe: bool = False)
         end = d.end.column if d.end.line == d.line else len(text) + 1
         carets = "^" * max(1, end - d.column)
         out += [bar, f"{d.line:>{width}} | {text}", f"{bar} {' ' * (d.column - 1)}{carets} {d.code}", bar]
+    if d.detail:  # the story behind the short message
+        out += _wrapped(d.detail, f"{' ' * width} = why: ", f"{' ' * width}        ")
     if d.fix:
         out.append(f"{' ' * width} = fix ({d.fix.applicability}):")
         if fix_lines is not None:
@@ -70,6 +72,13 @@ def _full_block(d: Diagnostic, lines: Optional[List[str]], unsafe: bool = False)
             out += [f"{' ' * width}   {_describe_edit(edit)}" for edit in d.fix.edits]
     out.append(f"{' ' * width} = {messages.EXPLAIN_POINTER.format(code=d.code)}")
     return "\n".join(out) + "\n\n"
+
+
+def _wrapped(text: str, first: str, rest: str) -> List[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width=100, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False,
+                         break_long_words=False) or [first.rstrip()]
 
 
 def _fix_preview(d: Diagnostic, lines: Optional[List[str]]):

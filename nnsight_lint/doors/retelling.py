@@ -170,7 +170,7 @@ def _told(diagnostic) -> str:
     where = f"{diagnostic.path}:{diagnostic.line}"
     return "\n\n".join(
         [
-            diagnostic.message,
+            f"{diagnostic.message}\n{diagnostic.detail}" if diagnostic.detail else diagnostic.message,
             messages.RETOLD_AT.format(code=diagnostic.code, name=rules.rule(diagnostic.code).NAME, where=where),
             messages.EXPLAIN_POINTER.format(code=diagnostic.code),
         ]

@@ -115,17 +115,18 @@ def _encode(d: Diagnostic) -> list:
     fix = None
     if d.fix is not None:
         fix = [d.fix.safe, [[e.start.line, e.start.column, e.end.line, e.end.column, e.content] for e in d.fix.edits]]
-    return [d.code, d.message, d.start.line, d.start.column, d.end.line, d.end.column, fix, d.cell]
+    return [d.code, d.message, d.start.line, d.start.column, d.end.line, d.end.column, fix, d.cell, d.detail]
 
 
 def _decode(path: str, encoded: list) -> Optional[List[Diagnostic]]:
     try:
         out = []
-        for code, message, line, column, end_line, end_column, fix, cell in encoded:
+        for code, message, line, column, end_line, end_column, fix, cell, detail in encoded:
             if fix is not None:
                 safe, edits = fix
                 fix = Fix(tuple(Edit(Position(a, b), Position(c, d), text) for a, b, c, d, text in edits), safe)
-            out.append(Diagnostic(path, code, message, Position(line, column), Position(end_line, end_column), fix, cell))
+            out.append(Diagnostic(path, code, message, Position(line, column), Position(end_line, end_column), fix, cell,
+                                  detail))
         return out
     except (TypeError, ValueError):
         return None  # a foreign entry: recompute

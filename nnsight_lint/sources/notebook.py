@@ -443,7 +443,7 @@ def _in_cells(diagnostic: Diagnostic, layout: _Layout) -> Tuple[Diagnostic, Opti
             return f"line {where[1].line}"
         return f"line {where[1].line} of cell {where[0]}"
 
-    message = _LINE_REFERENCE.sub(refer, diagnostic.message)
+    message, detail = (_LINE_REFERENCE.sub(refer, text) for text in (diagnostic.message, diagnostic.detail))
     edits = _edits_in_cells(diagnostic.fix, layout)
     fix = None
     if diagnostic.fix is not None and edits is not None:
@@ -451,7 +451,7 @@ def _in_cells(diagnostic: Diagnostic, layout: _Layout) -> Tuple[Diagnostic, Opti
         # there) is shown as fixable without edits; `fix_cells` applies it all the same.
         own = tuple(edit for cell, edit in edits if cell == number)
         fix = replace(diagnostic.fix, edits=own if len(own) == len(edits) else ())
-    return replace(diagnostic, start=start, end=end, message=message, cell=number, fix=fix), edits
+    return replace(diagnostic, start=start, end=end, message=message, detail=detail, cell=number, fix=fix), edits
 
 
 def _edits_in_cells(fix: Optional[Fix], layout: _Layout) -> Optional[_CellEdits]:
