@@ -182,7 +182,7 @@ OWNER_NOT_KEPT = "fixed, but its {what} could not be kept: it is now {now} (was 
 WORKER_CRASHED = "internal error: the parser crashed on this file (its worker process {how}); the other files were checked"
 
 # The runtime re-telling of an error a rule predicts (`nnsight_lint.doors.retelling`).
-RETOLD_AT = "nnsight-lint {code} ({name}) at {where} explains this error."
+RETOLD_AT = "nnsight-lint {code} ({name}) at {where} explains this {what}."
 ORIGINAL_ERROR = "The original error: {text}"
 ORIGINAL_WARNING = "The original warning: {text}"
 

@@ -386,7 +386,7 @@ def test_a_cell_that_does_not_parse_is_nnl000_and_the_other_cells_are_checked(tm
     (tmp_path / "nb.ipynb").write_text(notebook(code("import torch\n"), code("def f(:\n    pass\n"), code(TWO_INVOKES)), encoding="utf-8")
     result = run_cli("check", "-q", "nb.ipynb", cwd=tmp_path)
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("nb.ipynb:cell 2:1:7: NNL000 invalid syntax:")
+    assert lines[0].startswith("nb.ipynb:cell 2:1:7: NNL000 invalid syntax")
     assert lines[1].startswith("nb.ipynb:cell 3:3:36: NNL001")
 
 

@@ -68,7 +68,7 @@ def retell_warning(shown: "warnings.WarningMessage") -> bool:
         finding = _explaining(shown.filename, [shown.lineno], explains, None)
         if finding is None:
             return False
-        message = shown.category(f"{_told(finding)}\n\n{messages.ORIGINAL_WARNING.format(text=text)}")
+        message = shown.category(f"{_told(finding, 'warning')}\n\n{messages.ORIGINAL_WARNING.format(text=text)}")
         setattr(message, _MARK, True)
         shown.message = message
         return True
@@ -90,7 +90,7 @@ def _explanation(error: BaseException) -> Optional[str]:
     for path in list(lines_by_file)[:_MAX_FILES]:
         finding = _explaining(path, lines_by_file[path], explains, missing)
         if finding is not None:
-            return _told(finding)
+            return _told(finding, "error", type(error).__name__ if isinstance(error, NameError) else None)
     return _grad_order(error, frames)
 
 
@@ -164,14 +164,22 @@ def _trace_spans(source: str, path: str) -> List[Tuple[int, int]]:
     return [(positions.span(node)[0].line, positions.span(node)[1].line) for node in outermost]
 
 
-def _told(diagnostic) -> str:
+def _told(diagnostic, what: str, raised: Optional[str] = None) -> str:
+    """The finding told as the run-time `what` ("error" or "warning"): its message and story, where
+    it is (a Jupyter cell named as IPython names it), and the explain pointer. `raised`: the class of
+    the NameError raised, named instead of the finding's generic `NameError` (an
+    `UnboundLocalError` is one when the name is a function's local)."""
     from nnsight_lint import rules
+    from nnsight_lint.doors.runtime import where
 
-    where = f"{diagnostic.path}:{diagnostic.line}"
+    said = f"{diagnostic.message}\n{diagnostic.detail}" if diagnostic.detail else diagnostic.message
+    if raised is not None and raised != "NameError":
+        said = said.replace("(NameError)", f"({raised})")
+    name = rules.rule(diagnostic.code).NAME
     return "\n\n".join(
         [
-            f"{diagnostic.message}\n{diagnostic.detail}" if diagnostic.detail else diagnostic.message,
-            messages.RETOLD_AT.format(code=diagnostic.code, name=rules.rule(diagnostic.code).NAME, where=where),
+            said,
+            messages.RETOLD_AT.format(code=diagnostic.code, name=name, where=where(diagnostic.path, diagnostic.line), what=what),
             messages.EXPLAIN_POINTER.format(code=diagnostic.code),
         ]
     )
