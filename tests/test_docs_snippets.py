@@ -81,8 +81,39 @@ def test_docs_pin_the_current_version():
     for page in (ROOT / "README.md", DOCS / "pre-commit.md", DOCS / "ci.md"):
         named = set(re.findall(r"\bv\d+\.\d+\.\d+\b", page.read_text(encoding="utf-8")))
         assert named <= {tag}, f"{page.name} names {named - {tag}}; the package is {tag}"
-    rev = re.search(r"rev: (\S+)", (DOCS / "pre-commit.md").read_text(encoding="utf-8"))
-    assert rev and rev.group(1) == tag
+
+
+# What users copy to pin nnsight-lint: `rev: REF` (pre-commit), `nnsight-lint/nnsight-lint@REF`
+# (`uses:` of the action, a git URL for pip). A placeholder (`<sha>`, `vX.Y.Z`) is no ref.
+PINS = re.compile(r"(?:\brev: |nnsight-lint/nnsight-lint@)([^\s\"'`)]+)")
+NEEDS = {"rev": ".pre-commit-hooks.yaml", "uses": "action.yml", "pip": "pyproject.toml"}
+
+
+def pinned_refs():
+    for page in [ROOT / "README.md", ROOT / "action.yml", *sorted(DOCS.glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for match in PINS.finditer(text):
+            ref = match.group(1)
+            if "<" in ref or "X" in ref:
+                continue
+            line = text[text.rfind("\n", 0, match.start()) + 1 : text.find("\n", match.end())]
+            kind = "rev" if match.group(0).startswith("rev") else "uses" if "uses:" in line else "pip"
+            yield page.name, ref, kind
+
+
+def test_every_pinned_ref_in_the_docs_resolves_in_the_repository():
+    """Copying a snippet must work: each `rev:` / `@ref` names a tag or commit this repository has,
+    holding the file that door needs."""
+    if subprocess.run(["git", "rev-parse", "--git-dir"], cwd=ROOT, capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout (an sdist): nothing to resolve against")
+    refs = list(pinned_refs())
+    assert {kind for _, _, kind in refs} == {"rev", "uses", "pip"}, refs
+    for page, ref, kind in refs:
+        found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd=ROOT,
+                               capture_output=True, text=True)
+        assert found.returncode == 0, f"{page}: `{ref}` is no tag or commit of this repository"
+        holds = subprocess.run(["git", "cat-file", "-e", f"{ref}:{NEEDS[kind]}"], cwd=ROOT, capture_output=True)
+        assert holds.returncode == 0, f"{page}: `{ref}` has no {NEEDS[kind]}"
 
 
 # --- the example and its model class ------------------------------------------------------------
