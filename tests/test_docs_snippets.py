@@ -267,3 +267,56 @@ def test_configuration_names_the_release_nnl301_says_removed_value():
     text = " ".join((DOCS / "configuration.md").read_text(encoding="utf-8").split())
     claim = re.search(r"`saved\.value` after a trace is the API before (\d+\.\d+) and an AttributeError from (\d+\.\d+) on", text)
     assert claim and claim.groups() == (gone, gone)
+
+
+# --- the action's own steps, run by bash as a runner runs them ---------------------------------------
+
+
+def action_steps() -> list[str]:
+    import yaml
+
+    return [step["run"] for step in yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["runs"]["steps"]]
+
+
+@pytest.fixture
+def runner_temp(tmp_path):
+    """$RUNNER_TEMP with the virtualenv the install step leaves: this checkout's nnsight-lint."""
+    venv = tmp_path / "runner" / "nnsight-lint-venv" / "bin"
+    venv.mkdir(parents=True)
+    for tool in ("python", "nnsight-lint"):
+        (venv / tool).symlink_to(Path(sys.executable).parent / tool)
+    (venv.parent / ".installed-from").write_text(str(ROOT))
+    return venv.parent.parent
+
+
+def run_step(script: str, cwd: Path, **env) -> subprocess.CompletedProcess:
+    import os
+
+    return subprocess.run(["bash", "-e", "-c", script], cwd=cwd, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "GITHUB_ACTION_PATH": str(ROOT), **env})
+
+
+def test_a_second_use_of_the_action_reuses_its_virtualenv(runner_temp, tmp_path):
+    install, _ = action_steps()
+    again = run_step(install, tmp_path, RUNNER_TEMP=str(runner_temp), PYTHON="/bin/false")  # would fail to build
+    assert again.returncode == 0 and "already installed" in again.stdout, again.stderr
+    (runner_temp / "nnsight-lint-venv" / ".installed-from").write_text("/another/ref")
+    other = run_step(install, tmp_path, RUNNER_TEMP=str(runner_temp), PYTHON="/bin/false")
+    assert other.returncode != 0  # another ref: it builds (here with an interpreter that fails)
+
+
+def test_action_args_keep_quoted_paths_and_the_default_format(runner_temp, tmp_path):
+    _, check = action_steps()
+    (tmp_path / "my dir").mkdir()
+    (tmp_path / "my dir" / "train.py").write_text(TWO_INVOKES, encoding="utf-8")
+    env = dict(RUNNER_TEMP=str(runner_temp), OUTPUT_FORMAT="github", OUTPUT_FILE="")
+    annotated = run_step(check, tmp_path, ARGS='--no-cache "my dir/train.py"', **env)
+    assert annotated.returncode == 1, annotated.stderr
+    assert annotated.stdout.startswith("::error file=my dir/train.py,line=3,col=36,"), annotated.stdout
+    sarif = run_step(check, tmp_path, ARGS="--no-cache --exit-zero --output-format sarif '*'", **env)
+    assert (sarif.returncode, sarif.stdout) == (2, ""), sarif.stderr  # no glob expansion: `*` is no file
+    assert sarif.stderr.startswith("nnsight-lint: error: *: "), sarif.stderr
+    logged = run_step(check, tmp_path, ARGS='--no-cache --exit-zero "my dir"', **{**env, "OUTPUT_FORMAT": "sarif",
+                                                                                    "OUTPUT_FILE": "out.sarif"})
+    assert logged.returncode == 0, logged.stderr
+    assert json.loads((tmp_path / "out.sarif").read_text())["runs"][0]["results"][0]["ruleId"] == "NNL001"
