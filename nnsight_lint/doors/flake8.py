@@ -6,8 +6,9 @@ one here, once. flake8 owns `# noqa` (and `--disable-noqa`): the engine's own no
 off here, so it never drops a finding first; the comments themselves stay (a line whose comment
 says it fails on purpose is a deliberate demo, as in `check`).
 
-`trace-names` comes from `[tool.nnsight-lint]` in the nearest pyproject.toml; which codes run is
-flake8's business (`--select`, `--extend-ignore`, `--per-file-ignores`).
+From `[tool.nnsight-lint]` in the nearest pyproject.toml: `trace-names`, `target-version` (or the
+declared nnsight), `report-deliberate-errors` and the opt-in codes `select` names (docs/flake8.md);
+which codes are reported is flake8's business (`--select`, `--extend-ignore`, `--per-file-ignores`).
 """
 from __future__ import annotations
 
