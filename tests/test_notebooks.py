@@ -359,7 +359,7 @@ def test_python_that_looks_like_ipython_is_not_masked(source):
 
 def test_a_cell_magic_masks_the_whole_cell_and_markdown_and_raw_are_never_linted(tmp_path):
     text = notebook(
-        code("\n%%time\n" + TWO_INVOKES),
+        code("\n%%bash\n" + TWO_INVOKES),  # %%time's body is Python, and linted: see below
         markdown(TWO_INVOKES),
         {"cell_type": "raw", "metadata": {}, "source": TWO_INVOKES},
         code(["%%writefile x.py\n"] + TWO_INVOKES.splitlines(keepends=True)),
@@ -493,9 +493,9 @@ PERCENT_SCRIPT = """\
 !pip install nnsight
 %load_ext autoreload
 import torch
-# %%time
-%%time
-this cell is run by the magic, not by Python
+# %%writefile notes.txt
+%%writefile notes.txt
+this cell is written to a file by the magic, not run by Python
 # %%
 """ + TWO_INVOKES
 
@@ -508,7 +508,7 @@ def test_percent_script_magics_are_masked_as_in_a_notebook(tmp_path):
     assert line.startswith("walkthrough.py:13:36: NNL001 [*]")  # line 3 of TWO_INVOKES, 10 lines down
     # The same code cells in a notebook: the same finding, at the same place inside its cell.
     cells = ["!pip install nnsight\n%load_ext autoreload\nimport torch\n",
-             "%%time\nthis cell is run by the magic, not by Python\n", TWO_INVOKES]
+             "%%writefile notes.txt\nthis cell is written to a file by the magic, not run by Python\n", TWO_INVOKES]
     (tmp_path / "walkthrough.ipynb").write_text(notebook(*map(code, cells)))
     in_notebook = run_cli("check", "--no-cache", "walkthrough.ipynb", cwd=tmp_path).stdout
     assert in_notebook.startswith("walkthrough.ipynb:cell 3:3:36: NNL001 [*]")
@@ -528,7 +528,7 @@ def test_percent_script_is_fixed_on_its_own_lines_magics_kept(tmp_path):
     fixed = run_cli("check", "--no-cache", "--fix", "walkthrough.py", cwd=tmp_path)
     assert (fixed.returncode, fixed.stdout, fixed.stderr) == (0, "", "Fixed 1 problem, 0 remaining.\n")
     expected = PERCENT_SCRIPT.replace(".backward()\n    with", ".backward(retain_graph=True)\n    with")
-    assert (tmp_path / "walkthrough.py").read_text() == expected  # `!pip`, `%load_ext`, the %%time cell unchanged
+    assert (tmp_path / "walkthrough.py").read_text() == expected  # `!pip`, `%load_ext`, the %%writefile cell unchanged
     assert "+        model.lm_head.output.sum().backward(retain_graph=True)" in diff.stdout
 
 
@@ -539,3 +539,24 @@ def test_percent_script_with_a_python_syntax_error_is_not_fixed(tmp_path):
     assert result.returncode == 2
     assert "not fixed: the file has a syntax error" in result.stderr
     assert (tmp_path / "walkthrough.py").read_text() == broken
+
+
+# --- cell magics whose body is Python are linted (issue 23) ------------------------------------
+
+
+@pytest.mark.parametrize("magic", ["%%time", "%%timeit -n1 -r1", "%%capture out", "%%prun -q"])
+def test_the_body_of_a_python_cell_magic_is_linted_and_fixed(tmp_path, magic):
+    path = tmp_path / "nb.ipynb"
+    path.write_text(notebook(code(f"{magic}\n{TWO_INVOKES}"), code(f"%%bash\n{TWO_INVOKES}")), encoding="utf-8")
+    result = run_cli("check", "--no-cache", "nb.ipynb", cwd=tmp_path)
+    assert result.stdout == f"nb.ipynb:cell 1:4:36: NNL001 [*] {messages.nnl001('backward()', 6)}\n"  # not the %%bash cell
+    fixed = run_cli("check", "--no-cache", "--fix", "nb.ipynb", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    first = json.loads(path.read_text(encoding="utf-8"))["cells"][0]["source"]
+    assert first.startswith(f"{magic}\n") and "backward(retain_graph=True)" in first
+
+
+def test_mask_keeps_a_python_cell_magic_body_and_masks_its_own_line_magics():
+    masked, lines = mask("%%time\nwith model.trace('hello'):\n    %who\n    x = 1\n")
+    assert masked == "\nwith model.trace('hello'):\n    pass\n    x = 1\n" and lines == {1, 3}
+    assert mask("%%writefile a.py\nx = 1\n") == ("\n\n", frozenset({1, 2}))

@@ -7,8 +7,10 @@ program, map positions back to cells, and splice fixed cell sources into the ori
   visible to a trace in cell 5, as in a `.py` file. A cell that does not parse on its own is reported
   as NNL000 and left out of the join; the other cells are still checked.
 - IPython syntax is masked before parsing, line for line (positions do not move): a cell whose first
-  line starts with `%%` entirely; otherwise statement lines starting with `%`, `!` or `?`, ending in
-  `?` (`obj?`, `obj??`), or assigning one (`files = !ls`, `t = %timeit -o f()`).
+  line starts with `%%` entirely, unless its magic runs the body as Python (`%%time`, `%%timeit`,
+  `%%capture`, `%%prun`: only the magic line is masked, and the body is linted as any cell);
+  otherwise statement lines starting with `%`, `!` or `?`, ending in `?` (`obj?`, `obj??`), or
+  assigning one (`files = !ls`, `t = %timeit -o f()`).
 - Fixing rewrites only the `source` values of the cells that change, in their own form (a string, or
   a list of lines); every other character of the file stays as it was.
 - `raw_offset` says where a character of a cell's source sits in the JSON text (inside its string,
@@ -240,6 +242,11 @@ def _elements(text: str, index: int) -> List[Tuple[int, int]]:
 
 # --- masking IPython syntax ------------------------------------------------------------------
 
+# Cell magics whose body is Python that IPython runs in the user's namespace: the body is linted.
+# (On nnsight 0.8.1 a trace written directly in a `%%time`, `%%timeit` or `%%prun` body fails with
+# WithBlockNotFoundError: IPython compiles the body under a name nnsight cannot read back.)
+PYTHON_BODY_MAGICS = frozenset({"time", "timeit", "capture", "prun"})
+_CELL_MAGIC = re.compile(r"%%(\w+)")
 _ASSIGNED_MAGIC = re.compile(r"[ \t]*[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!]")
 _AT_STATEMENT_START = (0, None, False)  # bracket depth, open string quote, backslash continuation
 
@@ -253,9 +260,14 @@ def mask(source: str) -> Tuple[str, FrozenSet[int]]:
     lines = split_lines_keepends(source)
     bodies = [line.rstrip("\r\n") for line in lines]
     endings = [line[len(body):] for line, body in zip(lines, bodies)]
-    first = next((body for body in bodies if body.strip()), "")
-    if first.startswith("%%"):
-        return "".join(endings), frozenset(range(1, len(lines) + 1))
+    first = next((index for index, body in enumerate(bodies) if body.strip()), None)
+    magic = _CELL_MAGIC.match(bodies[first]) if first is not None else None
+    if first is not None and bodies[first].startswith("%%"):
+        if magic is None or magic.group(1) not in PYTHON_BODY_MAGICS:
+            return "".join(endings), frozenset(range(1, len(lines) + 1))
+        body, body_masked = mask("".join(lines[first + 1 :]))  # the body, as a cell of its own
+        head = "".join(endings[: first + 1])
+        return head + body, frozenset({first + 1} | {line + first + 1 for line in body_masked})
     out, masked, state, continued = [], set(), _AT_STATEMENT_START, False
     for number, (body, ending) in enumerate(zip(bodies, endings), start=1):
         if continued:
