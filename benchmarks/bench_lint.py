@@ -6,7 +6,9 @@ Installs nothing: the peers (ruff, flake8, fixit, libcst) come from the environm
 this script; a missing one is skipped. Two corpora, built in a temporary directory:
 
 1. the installed `transformers` package source tree (copied);
-2. a deterministic nnsight-heavy corpus from `gen_corpus.py` (traces, invokes, backwards).
+2. a deterministic nnsight-heavy corpus from `gen_corpus.py` (traces, invokes, backwards), with the
+   split of one file's time between reading, the pre-filter, slicing, parsing, the analysis model,
+   the rules and positions (`phases.py`).
 
 Every command runs `--runs` times (flake8 and fixit `--slow-runs` times; fixit and the libcst loop
 skip the transformers tree unless asked), alternating with the others so that machine noise hits
@@ -136,6 +138,9 @@ def main() -> None:
         skip = () if args.all_peers_on_transformers else ("fixit", "libcst")
         big = run_corpus("transformers source tree", tree, args.runs, args.slow_runs, skip)
         small = run_corpus("nnsight-heavy generated corpus", heavy, args.runs, args.slow_runs)
+        print("\n## nnsight-heavy corpus: where one file's time goes (one process, `benchmarks/phases.py`)\n")
+        print(subprocess.run([sys.executable, str(HERE / "phases.py"), str(heavy)], check=True,
+                             capture_output=True, text=True).stdout.rstrip())
 
     print("\n## Goals\n")
     nnl, loop = "nnsight-lint (no cache)", "libcst parse loop (1 process)"

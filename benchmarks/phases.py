@@ -1,0 +1,94 @@
+"""Where one file's time goes: reading, the pre-filter, slicing, parsing, the analysis model, the
+rules and positions, summed over a tree of files linted in this one process.
+
+    .venv/bin/python benchmarks/phases.py DIR
+
+Each phase is timed exclusively (a rule's time does not count the positions it asks for), by
+wrapping the engine's own functions for the length of the run; the engine is not changed. The
+wrapping costs a little per call, so the phases add up to a bit more than an unwrapped run.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Dict, List
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+PHASES = ("read", "pre-filter", "slicing", "parse", "analysis", "rules", "positions")
+
+
+class Clock:
+    """Exclusive time per phase: a phase entered inside another pauses the outer one."""
+
+    def __init__(self) -> None:
+        self.spent: Dict[str, float] = dict.fromkeys(PHASES, 0.0)
+        self._stack: List[List] = []  # [phase, started, time spent in phases inside it]
+
+    def timed(self, phase: str, function: Callable) -> Callable:
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            self._stack.append([phase, time.perf_counter(), 0.0])
+            try:
+                return function(*args, **kwargs)
+            finally:
+                _, started, inner = self._stack.pop()
+                total = time.perf_counter() - started
+                self.spent[phase] += total - inner
+                if self._stack:
+                    self._stack[-1][2] += total
+        return wrapper
+
+
+def instrument(clock: Clock) -> None:
+    import nnsight_lint.analysis as analysis
+    from nnsight_lint import rules
+    from nnsight_lint.engine import lint, positions
+
+    lint.could_have_findings = clock.timed("pre-filter", lint.could_have_findings)
+    lint.sliced = clock.timed("slicing", lint.sliced)
+    lint.pieces = clock.timed("slicing", lint.pieces)
+    lint.parse = clock.timed("parse", lint.parse)
+    analysis.build_file_model = clock.timed("analysis", analysis.build_file_model)
+    positions.Positions.span = clock.timed("positions", positions.Positions.span)
+    for module in rules.RULES.values():
+        module.check = clock.timed("rules", module.check)
+
+
+def measure(root: Path) -> Dict[str, float]:
+    from nnsight_lint.engine.lint import lint_source
+
+    clock = Clock()
+    instrument(clock)
+    read = clock.timed("read", Path.read_bytes)
+    files = sorted(root.rglob("*.py"))
+    for path in files:
+        lint_source(read(path), str(path))
+    return {"files": len(files), **clock.spent}
+
+
+def table(spent: Dict[str, float]) -> str:
+    files = spent["files"] or 1
+    total = sum(spent[p] for p in PHASES)
+    parse = spent["parse"] or float("nan")
+    rows = ["| phase | ms per file | share | x parse |", "|---|---:|---:|---:|"]
+    for phase in PHASES:
+        rows.append(f"| {phase} | {1000 * spent[phase] / files:.2f} | {spent[phase] / total:.0%} | "
+                    f"{spent[phase] / parse:.2f} |")
+    after = sum(spent[p] for p in ("analysis", "rules", "positions"))
+    rows.append(f"\n{int(spent['files'])} files; the work after the parse (analysis, rules, positions) is "
+                f"{after / parse:.2f}x the parse.")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("root", type=Path)
+    print(table(measure(parser.parse_args().root)))
+
+
+if __name__ == "__main__":
+    main()
