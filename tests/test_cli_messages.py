@@ -216,3 +216,19 @@ def test_show_fixes_lists_what_fix_changed_by_file_and_rule(tmp_path):
     done = run_cli("check", "--no-cache", "--show-fixes", "--fix", "b.py", cwd=tmp_path)
     assert done.stdout == "\nFixed 1 problem:\n- b.py:\n    1 × NNL001 (backward-frees-shared-graph)\n"
     assert done.stderr == "Fixed 1 problem, 0 remaining.\n"
+
+
+# --- a table spelt almost as ours is said not to be read ---------------------------------------------
+
+
+@pytest.mark.parametrize("table", ["tool.nnsight_lint", "tool.nnsightlint", "tool.NNsight-Lint"])
+def test_a_misspelt_table_is_warned_about(tmp_path, table):
+    (tmp_path / "pyproject.toml").write_text(f'[{table}]\nselect = ["NNL1"]\n', encoding="utf-8")
+    (tmp_path / "b.py").write_text(TWO_INVOKES, encoding="utf-8")
+    result = run_cli("check", "--no-cache", "--show-settings", ".", cwd=tmp_path)
+    warning = f"warning: {tmp_path / 'pyproject.toml'}: [{table}] is not read; did you mean [tool.nnsight-lint]?\n"
+    assert result.stderr == warning and result.stdout.startswith("# no config file: defaults")
+    spelt = run_cli("check", "--no-cache", "--show-settings", ".", cwd=tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.nnsight-lint]\nselect = ["NNL1"]\n', encoding="utf-8")
+    right = run_cli("check", "--no-cache", "--show-settings", ".", cwd=tmp_path)
+    assert right.stderr == "" and spelt.stderr == warning

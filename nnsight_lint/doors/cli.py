@@ -301,7 +301,7 @@ def _settings(args, known_codes):
     from nnsight_lint.sources import config
 
     start = [args.stdin_filename] if args.paths == ["-"] and args.stdin_filename else args.paths
-    settings = config.load_settings(start, args.config, known_codes)
+    settings = config.load_settings(start, args.config, known_codes, on_warning=_warn)
     select = args.select or None
     if args.extend_select:  # on top of --select, else of the configured selection, else the defaults
         select = (args.select or list(settings.select) or ["NNL"]) + args.extend_select

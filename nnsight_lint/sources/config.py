@@ -1,15 +1,17 @@
 """Settings: `[tool.nnsight-lint]` from the nearest pyproject.toml, with command-line flags on top.
 
 Loading settings imports neither libcst nor the rules: `tomllib` (Python 3.11+) or `tomli` reads
-the file, and only a pyproject.toml that mentions nnsight-lint is parsed at all.
+the file, and only a pyproject.toml that mentions nnsight-lint (or a near miss of its name, which
+is warned about) is parsed at all.
 """
 from __future__ import annotations
 
 import difflib
 import functools
 import os
+import re
 from dataclasses import dataclass, fields, replace
-from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 TABLE = "tool.nnsight-lint"
 DEFAULT_TRACE_NAMES = ("trace",)
@@ -242,25 +244,41 @@ def _table_of(path: str, data: dict) -> Optional[dict]:
     return table
 
 
+_OUR_NAME = re.compile(rb"(?i)nnsight[-_.]?lint")  # ours, or a near miss: nnsight_lint, nnsightlint
+
+
 def _mentions_us(path: str) -> bool:
     """A cheap look before parsing: a pyproject.toml without our name has no table of ours."""
     try:
         with open(path, "rb") as handle:
-            return b"nnsight-lint" in handle.read()
+            return _OUR_NAME.search(handle.read()) is not None
     except OSError:
         return False
 
 
-def find_config(start: str) -> Optional[str]:
-    """The nearest pyproject.toml with a [tool.nnsight-lint] table, from `start` upward."""
+def _near_misses(data: dict) -> List[str]:
+    """`[tool.X]` tables that are spelt almost as ours (`nnsight_lint`, `nnsightlint`, `NNsight-Lint`)."""
+    tool = data.get("tool")
+    if not isinstance(tool, dict):
+        return []
+    return [key for key in tool if key != "nnsight-lint" and re.sub(r"[-_.]", "", key.lower()) == "nnsightlint"]
+
+
+def find_config(start: str, on_warning: Optional[Callable[[str, str], None]] = None) -> Optional[str]:
+    """The nearest pyproject.toml with a [tool.nnsight-lint] table, from `start` upward. A table
+    spelt almost as ours is not read: `on_warning(path, message)` says so."""
     directory = os.path.abspath(start)
     if not os.path.isdir(directory):
         directory = os.path.dirname(directory)
     while True:
         candidate = os.path.join(directory, "pyproject.toml")
         if os.path.isfile(candidate) and _mentions_us(candidate):
-            if _table_of(candidate, _load_toml(candidate)) is not None:
+            data = _load_toml(candidate)
+            if _table_of(candidate, data) is not None:
                 return candidate
+            for key in _near_misses(data):
+                if on_warning is not None:
+                    on_warning(candidate, f"[tool.{key}] is not read; did you mean [{TABLE}]?")
         parent = os.path.dirname(directory)
         if parent == directory:
             return None
@@ -268,13 +286,15 @@ def find_config(start: str) -> Optional[str]:
 
 
 def load_settings(
-    paths: Sequence[str] = (), config_file: Optional[str] = None, known_codes: Optional[Iterable[str]] = None
+    paths: Sequence[str] = (), config_file: Optional[str] = None, known_codes: Optional[Iterable[str]] = None,
+    on_warning: Optional[Callable[[str, str], None]] = None,
 ) -> Settings:
     """Settings for a run over `paths`: from `config_file` when given, else the nearest pyproject.toml
-    above the first path (or the working directory), else the defaults."""
+    above the first path (or the working directory), else the defaults. `on_warning(path, message)`
+    hears of a table spelt almost as ours, which is not read."""
     first = next((p for p in paths if p != "-"), ".")
     if config_file is None:
-        config_file = find_config(first)
+        config_file = find_config(first, on_warning)
         if config_file is None:
             return Settings(root=os.getcwd(), checked=first)
     elif not os.path.isfile(config_file):
