@@ -21,7 +21,7 @@ from nnsight_lint import __version__
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 
 CACHE_DIR_NAME = ".nnsight_lint_cache"
-_FORMAT = 2
+_FORMAT = 3  # 3: a finding keeps its story (`detail`)
 # Coarser than any file system's mtime resolution (FAT: 2 s): a file modified later than this
 # before it was read may be written again without its mtime changing.
 RACY_NS = 2_000_000_000
