@@ -64,13 +64,14 @@ def test_invalid_syntax_is_said_once(tmp_path):
 
 # --- usage errors are one line, as ruff prints them -------------------------------------------------
 
-HELP = "(`nnsight-lint --help` lists the options)"
 CHECK_HELP = "(`nnsight-lint check --help` lists the options)"
 
 
 @pytest.mark.parametrize("args,line", [
-    (["check", "--selct", "NNL1"], f"unexpected argument '--selct'; did you mean '--select'? {HELP}"),
-    (["check", "--bogus"], f"unexpected argument '--bogus' {HELP}"),
+    (["check", "--selct", "NNL1"], f"unexpected argument '--selct'; did you mean '--select'? {CHECK_HELP}"),
+    (["check", "--bogus"], f"unexpected argument '--bogus' {CHECK_HELP}"),
+    (["rules", "--output-fromat", "json"], "unexpected argument '--output-fromat'; did you mean '--output-format'? "
+                                           "(`nnsight-lint rules --help` lists the options)"),
     (["check", "--target-version", "8"], f"argument --target-version: not a version: '8' (expected MAJOR.MINOR, e.g. \"0.8\") {CHECK_HELP}"),
     (["check", "--target-version", "0.9"], f"argument --target-version: nnsight 0.9 is unknown: the rules know nnsight up to 0.8 {CHECK_HELP}"),
     (["check", "--jobs", "0"], f"argument --jobs/-j: must be at least 1, not 0 {CHECK_HELP}"),

@@ -26,18 +26,23 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line, as ruff prints it: what is wrong, a "did you mean"
     for a misspelt option, and where `--help` is; never the whole usage block."""
 
+    argv: Optional[Sequence[str]] = None  # what main() parses, to name the subcommand in errors
+
     def error(self, message: str):
         import difflib
         import re
 
-        parsers = [self] + [p for a in self._actions if isinstance(a, argparse._SubParsersAction) for p in a.choices.values()]
-        options = [o for p in parsers for action in p._actions for o in action.option_strings if o.startswith("--")]
+        commands = {name: p for a in self._actions if isinstance(a, argparse._SubParsersAction) for name, p in a.choices.items()}
+        # argparse reports a subcommand's unknown option from the top parser: name the subcommand's.
+        chosen = next((commands[arg] for arg in (self.argv or sys.argv[1:]) if arg in commands), None)
+        parser = chosen or self
+        options = [o for action in parser._actions for o in action.option_strings if o.startswith("--")]
         unknown = re.match(r"unrecognized arguments: (\S+)", message)
         if unknown:
             given = unknown.group(1).split("=")[0]
             close = difflib.get_close_matches(given, options, n=1, cutoff=0.75) if given.startswith("-") else []
             message = f"unexpected argument '{given}'" + (f"; did you mean '{close[0]}'?" if close else "")
-        self.exit(EXIT_ERROR, f"nnsight-lint: error: {message} (`{self.prog} --help` lists the options)\n")
+        self.exit(EXIT_ERROR, f"nnsight-lint: error: {message} (`{parser.prog} --help` lists the options)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -111,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
+    parser.argv = argv
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit:  # argparse: --help/--version exit 0, usage errors exit 2
