@@ -175,6 +175,13 @@ RUNTIME_MISSING_EXTRA = (
 NOT_REGULAR_FILE = "cannot read: {kind}, not a regular file"
 SYMLINK_LOOP = "a symbolic link loop ({detail})"
 WALK_SKIPPED = "{why}; skipped"
+# The run's summary (stderr, every output format).
+HIDDEN_DEMOS = "{count} finding{s} in deliberate error demos not shown: --report-deliberate-errors"
+UNPINNED_LEGACY = (
+    "note: {count} finding{s} of the old nnsight API (NNL3xx) in {root}, which does not pin nnsight: this code is "
+    "written for nnsight <= {legacy}, and a fresh install gets nnsight {target}, where it fails; pin the nnsight it "
+    "was written for (`nnsight<{next}`, or set target-version) or migrate the code"
+)
 CHANGED_WHILE_FIXING = "the file changed on disk while it was being fixed; it was left as it now is"
 DELETED_WHILE_FIXING = "the file was deleted while it was being fixed; it was not re-created"
 READ_ONLY = "cannot fix: the file is read-only for this user (mode {mode}); the file was left unchanged"
@@ -185,6 +192,11 @@ WORKER_CRASHED = "internal error: the parser crashed on this file (its worker pr
 RETOLD_AT = "nnsight-lint {code} ({name}) at {where} explains this {what}."
 ORIGINAL_ERROR = "The original error: {text}"
 ORIGINAL_WARNING = "The original warning: {text}"
+LSP_AFTER_SHUTDOWN = "the server has been asked to shut down; it answers no more requests ({method})"
+# Torch's words in the warnings a rule re-tells at run time (a rule's `WARNS` names them): a
+# warning holding none of them is shown untouched, without linting anything.
+TORCH_NON_LEAF_GRAD = "is not a leaf Tensor is being accessed"
+RETOLD_WARNINGS = (TORCH_NON_LEAF_GRAD,)
 
 
 def grad_order_runtime(name, line: int) -> str:

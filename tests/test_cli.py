@@ -235,8 +235,9 @@ def test_show_settings_prints_absolute_paths(tmp_path):
     (tmp_path / "sub").mkdir()
     result = run_cli("check", "--config", "../pyproject.toml", "--show-settings", cwd=tmp_path / "sub")
     lines = result.stdout.splitlines()
-    assert lines[0] == f"# config file: {tmp_path / 'pyproject.toml'}"
-    assert lines[1] == f"# project root: {tmp_path}"
+    assert lines[0] == f"# settings for: {tmp_path / 'sub'}"
+    assert lines[1] == f"# config file: {tmp_path / 'pyproject.toml'}"
+    assert lines[2] == f"# project root: {tmp_path}"
 
 
 def test_readme_names_every_rule_with_its_name():

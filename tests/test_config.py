@@ -101,24 +101,30 @@ def test_trace_names(tmp_path):
 
 
 def test_show_settings_prints_the_resolved_settings(tmp_path):
+    from importlib import metadata
+
     project(tmp_path, 'select = ["nnl"]\nnotebooks = false\ntrace-names = ["trace", "scan"]\n'
                       '[tool.nnsight-lint.per-file-ignores]\n"tests/*" = ["NNL001"]\n', files=())
     result = run("--show-settings", "--extend-exclude", "legacy/", cwd=tmp_path)
     assert result.returncode == 0
+    config = tmp_path / "pyproject.toml"
+    nnsight, transformers = metadata.version("nnsight"), metadata.version("transformers")
     assert result.stdout == f"""\
-# config file: {tmp_path / "pyproject.toml"}
+# settings for: {tmp_path}
+# config file: {config}
 # project root: {tmp_path}
-# target-version: 0.8 (default: the newest nnsight API)
+# target-version: {'.'.join(nnsight.split('.')[:2])} (no project file declares nnsight; the installed nnsight {nnsight})
+# transformers-version: {transformers} (no project file declares transformers; the installed transformers {transformers})
 [tool.nnsight-lint]
-select = ["NNL"]
-ignore = []
-exclude = []
-extend-exclude = ["legacy/"]
-per-file-ignores = {{"tests/*" = ["NNL001"]}}
-respect-gitignore = true
-notebooks = false
-report-deliberate-errors = false
-trace-names = ["trace", "scan"]
+select = ["NNL"]  # {config}
+ignore = []  # default
+exclude = []  # default
+extend-exclude = ["legacy/"]  # --extend-exclude
+per-file-ignores = {{"tests/*" = ["NNL001"]}}  # {config}
+respect-gitignore = true  # default
+notebooks = false  # {config}
+report-deliberate-errors = false  # default
+trace-names = ["trace", "scan"]  # {config}
 """
 
 
@@ -166,7 +172,7 @@ def test_target_version_is_inferred_from_the_declared_nnsight_requirement(tmp_pa
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "x.py").write_text("x = 1\n")
     shown = run("--show-settings", "pkg/x.py", cwd=tmp_path).stdout
-    assert f"# target-version: 0.2 ({tmp_path / 'requirements.txt'}: nnsight>=0.2.9 (open-ended: its floor))" in shown
+    assert f"# target-version: 0.2 ({tmp_path / 'requirements.txt'}:2: nnsight>=0.2.9 (open-ended: its floor))" in shown
 
 
 def test_target_version_setting_and_flag_win_over_the_declaration(tmp_path):

@@ -46,7 +46,9 @@ def dists(tmp_path_factory) -> dict:
 
 
 def package_sources(source: Path) -> set[str]:
-    return {p.relative_to(source).as_posix() for p in (source / "nnsight_lint").rglob("*.py")}
+    """The modules, and the generated tables read next to their loader (nnsight_lint/knowledge/models/)."""
+    files = [*(source / "nnsight_lint").rglob("*.py"), *(source / "nnsight_lint").rglob("*.json")]
+    return {p.relative_to(source).as_posix() for p in files}
 
 
 def test_build_has_no_deprecation_warnings(dists):
@@ -78,7 +80,7 @@ def test_sdist_holds_the_package_and_its_description_but_no_tests(dists):
         names = {m.name[len(prefix):] for m in archive.getmembers() if m.isfile()}
     top = {n for n in names if "/" not in n}
     assert top == {"LICENSE", "CHANGELOG.md", "README.md", "pyproject.toml", "MANIFEST.in", "PKG-INFO", "setup.cfg"}
-    python = {n for n in names if n.endswith(".py")}
+    python = {n for n in names if n.endswith(".py") or n.startswith("nnsight_lint/") and n.endswith(".json")}
     assert python == package_sources(dists["source"])  # no tests/, rules/, benchmarks/, scripts/
 
 
@@ -92,7 +94,7 @@ def test_metadata_says_licence_urls_and_tomli(dists):
     requires = meta.get_all("Requires-Dist")
     assert 'tomli>=1.1; python_version < "3.11"' in requires
     core = [r for r in requires if "extra ==" not in r]
-    assert sorted(r.split(">")[0].split(";")[0] for r in core) == ["libcst", "tomli"]  # core stays light
+    assert sorted(r.split(">")[0].split(";")[0] for r in core) == ["libcst", "packaging", "tomli"]  # core stays light
 
 
 def test_changelog_has_a_section_for_this_version():

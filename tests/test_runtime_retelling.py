@@ -206,3 +206,20 @@ def test_in_a_jupyter_kernel_every_retelling_names_the_cell(tmp_path):
     assert unbound.evalue.splitlines()[0] == "`hidden` is not saved, so after the trace (line 4) it is undefined (UnboundLocalError)"
     assert "nnsight-lint NNL101 (unsaved-escape) at Cell In[3], line 3 explains this error." in unbound.evalue
     assert "ipykernel_" not in order.evalue + unbound.evalue
+
+
+def test_the_runtime_uses_the_files_own_settings(tmp_path, model):
+    """The hook resolves the file's settings as `check` does: a trace name the project's
+    [tool.nnsight-lint] declares opens a trace there, and the NameError after it is told."""
+    (tmp_path / "pyproject.toml").write_text('[tool.nnsight-lint]\ntrace-names = ["trace", "probe"]\n')
+    program = tmp_path / "probing.py"
+    program.write_text('"""A project wrapper named `probe` opens a trace."""\n'
+                       'with model.probe("hello world"):\n    h = model.transformer.h[0].output\nprint(h)\n')
+    type(model).probe = type(model).trace
+    try:
+        error = _raised(program, model)
+    finally:
+        del type(model).probe
+    assert isinstance(error, NameError)
+    assert retell(error), str(error)
+    assert "NNL101" in str(error) or "`h` is not saved" in str(error)

@@ -519,6 +519,8 @@ class _Walker:
         return path[: len(wanted)] == wanted
 
     def is_save(self, value: cst.CSTNode, where: Where) -> bool:
+        if type(value) is cst.IfExp:  # `a.save() if cond else b.save()`: saved either way
+            return self.is_save(value.body, where) and self.is_save(value.orelse, where)
         if type(value) is not cst.Call:
             return False
         if type(value.func) is cst.Attribute and value.func.attr.value == "save" and not value.args:

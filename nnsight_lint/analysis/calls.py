@@ -8,7 +8,7 @@ import libcst as cst
 
 from nnsight_lint.analysis.model import Trace, Tri
 from nnsight_lint.analysis.scope import Scope, dotted_name
-from nnsight_lint.analysis.tree import body_of
+from nnsight_lint.analysis.tree import body_of, children
 
 # Keywords of a trace or invoke call that are its input, and ones that certainly are not.
 INPUT_KEYWORDS = frozenset(
@@ -25,18 +25,38 @@ NON_INPUT_KEYWORDS = frozenset(
 
 
 def lookalike_classes(module: cst.Module, trace_names: FrozenSet[str]) -> FrozenSet[str]:
-    """Top-level classes of the file whose `trace` method is a plain `contextlib.contextmanager`."""
+    """Top-level classes of the file whose `trace` method is a context manager of the file's own:
+    a plain `contextlib.contextmanager`, or a method that returns `self` (the class defines
+    `__enter__`) or an instance of a class of the file that defines `__enter__`."""
+    classes = {s.name.value: s for s in module.body if isinstance(s, cst.ClassDef)}
+    managers = {name for name, c in classes.items() if any(
+        isinstance(m, cst.FunctionDef) and m.name.value == "__enter__" for m in body_of(c))}
     found = set()
-    for statement in module.body:
-        if isinstance(statement, cst.ClassDef):
-            for method in body_of(statement):
-                if (
-                    isinstance(method, cst.FunctionDef)
-                    and method.name.value in trace_names
-                    and any((dotted_name(d.decorator) or "").endswith("contextmanager") for d in method.decorators)
-                ):
-                    found.add(statement.name.value)
+    for name, statement in classes.items():
+        for method in body_of(statement):
+            if not isinstance(method, cst.FunctionDef) or method.name.value not in trace_names:
+                continue
+            if any((dotted_name(d.decorator) or "").endswith("contextmanager") for d in method.decorators):
+                found.add(name)
+            elif _returns_only(method, lambda value: (
+                    isinstance(value, cst.Name) and value.value == "self" and name in managers
+                    or isinstance(value, cst.Call) and dotted_name(value.func) in managers)):
+                found.add(name)
     return frozenset(found)
+
+
+def _returns_only(method: cst.FunctionDef, test) -> bool:
+    """Does every `return` of the method's own body (not of nested functions) pass `test`?"""
+    returns = []
+    stack = list(body_of(method))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(node, cst.Return):
+            returns.append(node.value)
+        stack.extend(children(node))
+    return bool(returns) and all(value is not None and test(value) for value in returns)
 
 
 def has_input(call: cst.Call) -> Tri:

@@ -246,6 +246,16 @@ class FileModel:
     _indexed: int = field(default=0, repr=False)
     _by_name: Optional[Dict[Tuple[EventKind, str], List[Event]]] = field(default=None, repr=False)
     _named: int = field(default=0, repr=False)
+    _guards: Optional[object] = field(default=None, repr=False)
+
+    def guarded(self, node: cst.Attribute) -> bool:
+        """Is the attribute read `node` a version guard's (`x.value if hasattr(x, "value") else x`):
+        evaluated only where the object has the attribute (`analysis.guards`)?"""
+        if self._guards is None:
+            from nnsight_lint.analysis.guards import Guards
+
+            self._guards = Guards(self.module)
+        return self._guards.guarded(node)
 
     def trace_events(self, trace: Trace) -> List[Event]:
         """The events that run in `trace` (indexed on first use: rules ask once per trace)."""

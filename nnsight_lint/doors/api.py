@@ -29,6 +29,7 @@ class FileResult:
     path: str
     diagnostics: List[Diagnostic] = field(default_factory=list)
     error: Optional[str] = None  # the file could not be read or checked
+    hidden: int = 0  # findings not shown: the code shows their error on purpose (report-deliberate-errors)
 
 
 def read_source(path: str) -> Tuple[Optional[bytes], Optional[str]]:
@@ -88,10 +89,12 @@ def lint_file(path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
 
 
 def lint_text(source, path: str, options: LintOptions = DEFAULT_OPTIONS) -> FileResult:
+    from nnsight_lint.engine.lint import counting_hidden
     from nnsight_lint.sources import source as sources
 
-    diagnostics, error = sources.lint(source, path, options)  # a bug of ours hides no other file's findings
-    return FileResult(path, diagnostics, error)
+    with counting_hidden() as hidden:
+        diagnostics, error = sources.lint(source, path, options)  # a bug of ours hides no other file's findings
+    return FileResult(path, diagnostics, error, len(hidden))
 
 
 def fix_bytes(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> "FixResult":

@@ -80,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="how to print findings (default: concise, path:line:col: CODE message)",
     )
     check.add_argument("--statistics", action="store_true", help="print the number of findings per code instead")
-    check.add_argument("--show-settings", action="store_true", help="print the resolved settings and exit")
+    check.add_argument("--show-settings", action="store_true",
+                       help="print the settings each PATH gets, and where each came from, and exit")
     check.add_argument("--show-files", action="store_true", help="print the files that would be checked and exit")
     check.add_argument("-v", "--verbose", action="store_true",
                        help="say on stderr where the settings come from, the nnsight targeted, and what was checked")
@@ -90,6 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "at the project root)")
     check.add_argument("--target-version", metavar="X.Y", type=_version,
                        help="the nnsight the code is written for (default: inferred from the project's requirements)")
+    check.add_argument("--transformers-version", metavar="X.Y", type=_release,
+                       help="the transformers the code is written for (default: inferred from the project's requirements)")
     check.add_argument("--report-deliberate-errors", action="store_true", default=None,
                        help="also report mistakes inside `pytest.raises` or a `try` that catches their error")
     check.add_argument("--config", metavar="FILE", help="read settings from FILE instead of the nearest pyproject.toml")
@@ -146,46 +149,46 @@ def _check(args) -> int:
     if problems:
         return _usage_error("; ".join(problems))
     try:
-        args.settings = settings = _settings(args, rules.CODES)
+        args.settings = resolver = _settings(args, rules.CODES)
+        if args.show_settings:
+            shown = [args.stdin_filename] if args.paths == ["-"] and args.stdin_filename else args.paths
+            sys.stdout.write("\n".join(resolver.for_path(p, exact=True).describe() for p in shown if p != "-"))
+            return EXIT_CLEAN
+        named = args.stdin_filename if args.paths == ["-"] else None
+        stdin_settings = resolver.for_path(named) if args.paths == ["-"] else None
+        if args.show_files:
+            if args.paths != ["-"]:
+                sys.stdout.write("".join(f"{os.path.abspath(f)}\n" for f in resolver.files(args.paths, args.force_exclude)))
+            return EXIT_CLEAN
+        if args.verbose:
+            _say_settings(resolver, named if args.paths == ["-"] else args.paths[0])
     except ConfigError as error:
         return _usage_error(str(error))
-    if args.show_settings:
-        sys.stdout.write(settings.describe())
-        return EXIT_CLEAN
-    if args.show_files:
-        if args.paths != ["-"]:
-            files = settings.files(args.paths, args.force_exclude, notebooks=settings.notebooks, on_warning=_warn)
-            sys.stdout.write("".join(f"{os.path.abspath(f)}\n" for f in files))
-        return EXIT_CLEAN
-    options = settings.lint_options()
-    if args.verbose:
-        target = settings.target()
-        from nnsight_lint.knowledge import versions
-
-        _say(f"settings: {settings.config_file or 'no config file (the defaults)'}")
-        _say(f"target nnsight {versions.show(target.version)} ({target.source})")
 
     if args.fix or args.diff:
-        return _fix(args, options)
+        return _fix(args, resolver)
     sources = {}
-    if args.paths == ["-"]:
-        name = args.stdin_filename or "-"
-        sources[name] = sys.stdin.buffer.read()
-        skip = args.force_exclude and args.stdin_filename and settings.is_excluded(name)
-        results = [] if skip else [lint_text(sources[name], name, options)]
-    else:
-        files = list(settings.files(args.paths, args.force_exclude, notebooks=settings.notebooks, on_warning=_warn))
-        results = check_paths(files, options, jobs=args.jobs, cache=_cache(args, settings, options))
-        if args.verbose:
-            _say(f"checked {len(files)} file{'s' if len(files) != 1 else ''}" + (":" if files else ""))
-            for path in files:
-                _say(f"  {path}")
-        _say_skipped(args.paths, results)
+    try:
+        if args.paths == ["-"]:
+            name = args.stdin_filename or "-"
+            sources[name] = sys.stdin.buffer.read()
+            skip = args.force_exclude and args.stdin_filename and stdin_settings.is_excluded(name)
+            results = [] if skip else [lint_text(sources[name], name, stdin_settings.lint_options())]
+        else:
+            files = list(resolver.files(args.paths, args.force_exclude, on_warning=_warn))
+            results = check_paths(files, resolver.options, jobs=args.jobs, cache=_cache(args, resolver))
+            if args.verbose:
+                _say(f"checked {len(files)} file{'s' if len(files) != 1 else ''}" + (":" if files else ""))
+                for path in files:
+                    _say(f"  {path}")
+            _say_skipped(args.paths, results)
+    except ConfigError as error:  # a project's own settings, met during the walk
+        return _usage_error(str(error))
 
     if args.force_exclude:
-        _say_force_excluded(args, settings)
+        _say_force_excluded(args, resolver)
     diagnostics = sorted(
-        (d for r in results for d in r.diagnostics if not d.code.startswith(settings.ignored_in(d.path))),
+        (d for r in results for d in r.diagnostics if not d.code.startswith(resolver.for_path(d.path).ignored_in(d.path))),
         key=lambda d: d.sort_key(),
     )
     errors = [r for r in results if r.error]
@@ -199,24 +202,52 @@ def _check(args) -> int:
     for result in errors:
         print(f"error: {result.path}: {result.error}", file=sys.stderr)
     if not args.quiet:
-        fixable, hidden = _fix_counts(diagnostics, args.unsafe_fixes)
-        print(_summary(len(diagnostics), fixable, len(errors), hidden, args.unsafe_fixes), file=sys.stderr)
+        hidden = sum(r.hidden for r in results)
+        fixable, unsafe_hidden = _fix_counts(diagnostics, args.unsafe_fixes)
+        print(_summary(len(diagnostics), fixable, len(errors), hidden, unsafe_hidden, args.unsafe_fixes), file=sys.stderr)
+        for note in _unpinned_legacy(diagnostics, resolver):
+            print(note, file=sys.stderr)
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
 
 
-def _fix(args, options) -> int:
+def _unpinned_legacy(diagnostics, resolver) -> List[str]:
+    """Once per project: findings of the nnsight <= 0.4 API where the project does not pin nnsight
+    mean the code was written for an old nnsight that a fresh install no longer gets."""
+    from nnsight_lint import messages
+    from nnsight_lint.knowledge import versions
+
+    projects = {}
+    for d in diagnostics:
+        if d.code.startswith("NNL3"):
+            settings = resolver.for_path(d.path)
+            target = settings.target()
+            if not target.pinned:
+                projects.setdefault(target.project or settings.root, [0, target])[0] += 1
+    return [messages.UNPINNED_LEGACY.format(count=count, s="s" if count != 1 else "", root=root,
+                                            target=versions.show(target.version),
+                                            legacy=versions.show(versions.LEGACY_UNTIL),
+                                            next=f"{versions.LEGACY_UNTIL[0]}.{versions.LEGACY_UNTIL[1] + 1}")
+            for root, (count, target) in sorted(projects.items())]
+
+
+def _fix(args, resolver) -> int:
     from nnsight_lint.sources import source
+    from nnsight_lint.sources.config import ConfigError
     from nnsight_lint.doors.api import fix_bytes, fix_file
 
     stdin = args.paths == ["-"]
-    if stdin:
-        options = args.settings.lint_options(args.stdin_filename)  # with its per-file-ignores
-        results = [fix_bytes(sys.stdin.buffer.read(), args.stdin_filename or "-", options, args.unsafe_fixes)]
-    else:
-        files = args.settings.files(args.paths, args.force_exclude, notebooks=args.settings.notebooks, on_warning=_warn)
-        results = [_fix_one(fix_file, p, args.settings.lint_options(p), args.unsafe_fixes, not args.diff) for p in files]
+    try:
+        if stdin:
+            options = resolver.for_path(args.stdin_filename).lint_options(args.stdin_filename)  # with its per-file-ignores
+            results = [fix_bytes(sys.stdin.buffer.read(), args.stdin_filename or "-", options, args.unsafe_fixes)]
+        else:
+            files = resolver.files(args.paths, args.force_exclude, on_warning=_warn)
+            results = [_fix_one(fix_file, p, resolver.for_path(p).lint_options(p), args.unsafe_fixes, not args.diff)
+                       for p in files]
+    except ConfigError as error:
+        return _usage_error(str(error))
     report = sys.stderr if stdin and not args.diff else sys.stdout
     if args.diff:
         diff = lambda r: source.of(r.before, r.path).diff(r.before, r.after)  # noqa: E731
@@ -242,7 +273,7 @@ def _fix(args, options) -> int:
             _warn(result.path, result.notice)
     fixed = sum(r.fixed for r in results)
     if args.show_fixes:
-        (sys.stderr if args.diff or stdin else sys.stdout).write(_fixes_by_file(args, results, would=args.diff))
+        (sys.stderr if args.diff or stdin else sys.stdout).write(_fixes_by_file(resolver, results, would=args.diff))
     if not args.quiet:
         print(_fix_summary(fixed, len(remaining), len(errors), args.diff, _fix_counts(remaining, args.unsafe_fixes)[1]),
               file=sys.stderr)
@@ -255,7 +286,7 @@ def _fix(args, options) -> int:
     return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
 
 
-def _fixes_by_file(args, results, would: bool) -> str:
+def _fixes_by_file(resolver, results, would: bool) -> str:
     """What --fix changed, per file and rule, as ruff's `--show-fixes` says it: the findings of the
     text before that the text after no longer has."""
     from collections import Counter
@@ -266,7 +297,8 @@ def _fixes_by_file(args, results, would: bool) -> str:
     for r in results:
         if not r.changed or r.error:
             continue
-        options = args.settings.lint_options(None if r.path == "-" else r.path)
+        path = None if r.path == "-" else r.path
+        options = resolver.for_path(path).lint_options(path)
         before = Counter(d.code for d in source.of(r.before, r.path).lint(options) if d.fix)
         fixed[r.path] = before - Counter(d.code for d in r.remaining)
     return _enumerate_fixes(fixed, True, "Would fix" if would else "Fixed")
@@ -303,28 +335,35 @@ def _fix_one(fix_file, path, options, unsafe, write):
 
 
 def _settings(args, known_codes):
-    """[tool.nnsight-lint] from --config or the nearest pyproject.toml, with the flags on top."""
+    """Each file's settings: [tool.nnsight-lint] from --config or the file's nearest project, with
+    the flags on top (`config.Resolver`)."""
     from nnsight_lint.sources import config
 
-    start = [args.stdin_filename] if args.paths == ["-"] and args.stdin_filename else args.paths
-    settings = config.load_settings(start, args.config, known_codes, on_warning=_warn)
-    select = args.select or None
-    if args.extend_select:  # on top of --select, else of the configured selection, else the defaults
-        select = (args.select or list(settings.select) or ["NNL"]) + args.extend_select
-    return config.with_overrides(
-        settings, select=select, ignore=args.ignore or None,
+    return config.Resolver(
+        args.config, known_codes, on_warning=_warn, select=args.select or None,
+        extend_select=args.extend_select or None, ignore=args.ignore or None,
         exclude=args.exclude, extend_exclude=args.extend_exclude, notebooks=args.notebooks,
-        target_version=args.target_version, report_deliberate_errors=args.report_deliberate_errors,
+        target_version=args.target_version, transformers_version=args.transformers_version,
+        report_deliberate_errors=args.report_deliberate_errors,
     )
 
 
-def _cache(args, settings, options):
+def _cache(args, resolver):
+    """The cache of a file: in its project root (or --cache-dir), one index per distinct options."""
     if args.no_cache:
         return None
     from nnsight_lint.sources.cache import CACHE_DIR_NAME, Cache
 
-    directory = args.cache_dir or os.path.join(settings.root, CACHE_DIR_NAME)
-    return Cache(directory, repr(options))
+    caches = {}
+
+    def cache_for(path, options):
+        directory = args.cache_dir or os.path.join(resolver.for_path(path).root, CACHE_DIR_NAME)
+        key = (directory, repr(options))
+        if key not in caches:
+            caches[key] = Cache(directory, key[1])
+        return caches[key]
+
+    return cache_for
 
 
 def _version(text: str) -> str:
@@ -345,6 +384,14 @@ def _version(text: str) -> str:
     return shown
 
 
+def _release(text: str) -> str:
+    import re
+
+    if re.match(r"^\s*\d+(?:\.\d+){0,3}\s*$", text) is None:
+        raise argparse.ArgumentTypeError(f"not a version: {text!r} (expected e.g. 4.57 or 5.3.0)")
+    return text.strip()
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -353,6 +400,8 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
 
 
 def _render(args, diagnostics, sources=None) -> str:
@@ -375,19 +424,25 @@ def _hidden(hidden: int) -> str:
     return f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with `--unsafe-fixes`"
 
 
-def _summary(found: int, fixable: int, unchecked: int = 0, hidden: int = 0, unsafe: bool = False) -> str:
-    """As ruff says it: `[*]` counts what `--fix` would apply; an unsafe fix is hidden until
-    `--unsafe-fixes` is given."""
+def _summary(found: int, fixable: int, unchecked: int = 0, hidden: int = 0, unsafe_hidden: int = 0,
+             unsafe: bool = False) -> str:
+    """`hidden`: deliberate demos not shown; `unsafe_hidden`: unsafe fixes `--fix` leaves out until
+    `--unsafe-fixes` is given (ruff's "hidden fixes"). `[*]` counts what `--fix` would apply."""
+    from nnsight_lint import messages
+
     if not found and not unchecked:
-        return "All checks passed."
-    text = f"Found {found} problem{'s' if found != 1 else ''}."
+        text = "All checks passed."
+    else:
+        text = f"Found {found} problem{'s' if found != 1 else ''}."
     if unchecked:  # never "passed": the errors above name files that were not (fully) checked
         text += f" {unchecked} file{'s' if unchecked != 1 else ''} could not be checked."
+    if hidden:  # "All checks passed." must not hide what was not shown
+        text += "\n" + messages.HIDDEN_DEMOS.format(count=hidden, s="s" if hidden != 1 else "")
     command = "nnsight-lint check --fix" + (" --unsafe-fixes" if unsafe else "")
     if fixable:
-        text += f"\n[*] {fixable} fixable with `{command}`" + (f" ({_hidden(hidden)})." if hidden else ".")
-    elif hidden:
-        text += f"\nNo fixes available ({_hidden(hidden)})."
+        text += f"\n[*] {fixable} fixable with `{command}`" + (f" ({_hidden(unsafe_hidden)})." if unsafe_hidden else ".")
+    elif unsafe_hidden:
+        text += f"\nNo fixes available ({_hidden(unsafe_hidden)})."
     return text
 
 
@@ -405,6 +460,8 @@ def _fix_summary(fixed: int, remaining: int, failed: int, would: bool, hidden: i
     if hidden:
         text += f"\nNo fixes applied ({_hidden(hidden)})."
     return text
+
+
 
 
 def _explain(args) -> int:
@@ -477,16 +534,26 @@ def _say_skipped(paths, results) -> None:
             _say(f"not checked, its kernel is not Python: {path}")
 
 
+def _say_settings(resolver, path) -> None:
+    """--verbose: where the settings of the first path come from, and the nnsight it targets."""
+    from nnsight_lint.knowledge import versions
+
+    settings = resolver.for_path(path)
+    target = settings.target()
+    _say(f"settings: {settings.config_file or 'no config file (the defaults)'}")
+    _say(f"target nnsight {versions.show(target.version)} ({target.source})")
+
+
 def _warn(path: str, message: str) -> None:
     print(f"warning: {path}: {message}", file=sys.stderr)
 
 
-def _say_force_excluded(args, settings) -> None:
+def _say_force_excluded(args, resolver) -> None:
     """A file named on the command line that --force-exclude left out: say so, or the summary
     ("All checks passed.") would read as if it had been checked."""
     named = [args.stdin_filename] if args.paths == ["-"] else [p for p in args.paths if os.path.isfile(p)]
     for path in named:
-        if path and settings.is_excluded(path):
+        if path and resolver.for_path(path).is_excluded(path):
             print(f"nnsight-lint: not checked, excluded by the settings (--force-exclude): {path}", file=sys.stderr)
 
 

@@ -6,9 +6,9 @@ one here, once. flake8 owns `# noqa` (and `--disable-noqa`): the engine's own no
 off here, so it never drops a finding first; the comments themselves stay (a line whose comment
 says it fails on purpose is a deliberate demo, as in `check`).
 
-From `[tool.nnsight-lint]` in the nearest pyproject.toml: `trace-names`, `target-version` (or the
-declared nnsight), `report-deliberate-errors` and the opt-in codes `select` names (docs/flake8.md);
-which codes are reported is flake8's business (`--select`, `--extend-ignore`, `--per-file-ignores`).
+The file's settings (its `trace-names`, its target versions, its models) are resolved as `check`
+resolves them (`config.Resolver`, once per directory); which codes run is flake8's business
+(`--select`, `--extend-ignore`, `--per-file-ignores`).
 """
 from __future__ import annotations
 
@@ -31,24 +31,19 @@ class Plugin:
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
         from nnsight_lint.engine.lint import lint_source
 
-        options = _options_for(os.path.dirname(os.path.abspath(self.filename)))
+        options = _options_for(os.path.dirname(os.path.abspath(self.filename)) if self.filename != "stdin" else os.getcwd())
         for diagnostic in lint_source("".join(self.lines), self.filename, options):
             yield diagnostic.line, diagnostic.column - 1, f"{diagnostic.code} {diagnostic.message}", type(self)
 
 
 @functools.lru_cache(maxsize=None)
 def _options_for(directory: str):
-    from nnsight_lint.sources.config import load_settings
-    from nnsight_lint.engine.lint import LintOptions
+    from dataclasses import replace
 
-    settings = load_settings([directory])
+    from nnsight_lint.sources.config import settings_for
+
+    settings = settings_for(directory)
     # flake8 selects and ignores codes itself; our default rules (and the opt-in rules the
     # project's [tool.nnsight-lint] selects) run, and it filters.
-    options = settings.lint_options()
-    return LintOptions(
-        select=("NNL",) + tuple(code for code in settings.select if len(code) == 6),
-        trace_names=options.trace_names,
-        target_version=options.target_version,
-        report_deliberate_errors=options.report_deliberate_errors,
-        honour_noqa=False,
-    )
+    return replace(settings.lint_options(), select=("NNL",) + tuple(code for code in settings.select if len(code) == 6),
+                   ignore=(), honour_noqa=False)

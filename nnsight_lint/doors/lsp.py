@@ -141,16 +141,21 @@ def create_server(given: Optional[ReadAhead] = None) -> LanguageServer:
     server.shutdown_requested = False
     server.nnl_state = _State()
     server.nnl_input = given
-    if given is not None:
-        handle = server.protocol.handle_message
+    handle = server.protocol.handle_message
 
-        def handle_message(message):
-            try:
-                return handle(message)
-            finally:
+    def handle_message(message):
+        try:
+            method, ident = getattr(message, "method", None), getattr(message, "id", None)
+            if server.protocol._shutdown and ident is not None and method not in (None, types.EXIT):
+                # The protocol: a request after `shutdown` is an InvalidRequest error, not silence.
+                error = types.ResponseError(types.ErrorCodes.InvalidRequest, messages.LSP_AFTER_SHUTDOWN.format(method=method))
+                return server.protocol._send_response(ident, error=error)
+            return handle(message)
+        finally:
+            if given is not None:
                 given.handled_all()
 
-        server.protocol.handle_message = handle_message
+    server.protocol.handle_message = handle_message
 
     def guarded(handler):
         """A bug of ours is logged to the client, never allowed to take the server down."""
@@ -237,7 +242,20 @@ def create_server(given: Optional[ReadAhead] = None) -> LanguageServer:
 
 
 def serve() -> int:
-    """Run the server on stdin/stdout until the client says `exit` (0 after `shutdown`, else 1)."""
+    """Run the server on stdin/stdout until the client says `exit` (0 after `shutdown`, else 1), its
+    input ends, or it is interrupted (SIGINT, SIGTERM: 130 and 143, as a shell reports them)."""
+    import os
+    import signal
+
+    def stop(number, frame):  # pygls would wait for its reader threads: end the process now
+        try:
+            sys.stderr.write(f"nnsight-lint: server stopped by {signal.Signals(number).name}\n")
+            sys.stderr.flush()
+        finally:
+            os._exit(128 + number)
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, stop)
     given = ReadAhead(sys.stdin.buffer)
     server = create_server(given)
     server.start_io(stdin=given)
@@ -263,15 +281,16 @@ def _settings_path(uri: str) -> Optional[str]:
 
 
 def _options(ls: LanguageServer, uri: str) -> LintOptions:
-    """`[tool.nnsight-lint]` from the pyproject.toml nearest the document, read afresh for each
-    version (so editing it takes effect at the next keystroke); the defaults for an unsaved buffer."""
+    """The document's settings as `check` resolves them (`config.Resolver`), read afresh for each
+    version (so editing a pyproject.toml or a requirement takes effect at the next keystroke); the
+    defaults for an unsaved buffer."""
     from nnsight_lint.sources import config
 
     path = _settings_path(uri)
     if path is None:
         return DEFAULT_OPTIONS
     try:
-        return config.load_settings([path], None, rules.CODES).lint_options(path)
+        return config.Resolver(None, rules.CODES).for_path(path).lint_options(path)
     except Exception as error:  # ConfigError, or a bug of ours: lint with the defaults, say why
         _log(ls, f"{uri}: settings not used: {error}")
         return DEFAULT_OPTIONS
@@ -336,6 +355,8 @@ def _unit(ls: LanguageServer, uri: str) -> Optional[_Unit]:
                 kind = "markdown" if cell.kind == types.NotebookCellKind.Markup else "other"
                 layout.append((kind, document.source if kind == "markdown" else ""))
         return _Unit(notebook.uri, cells, True, tuple(layout))
+    if unquote(uri) not in ls.workspace.text_documents and uri not in ls.workspace.text_documents:
+        return None  # never opened (a hover or save the editor sent for it anyway): nothing to say
     document = ls.workspace.get_text_document(uri)
     return _Unit(uri, [document], False) if _is_python(document) else None
 

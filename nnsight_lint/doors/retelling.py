@@ -31,6 +31,7 @@ from nnsight_lint import messages
 
 _MARK = "_nnsight_lint_retold"
 _MACHINERY = frozenset({"torch", "nnsight", "nnsight_lint", "transformers", "contextlib", "threading", "runpy"})
+_LIBRARIES = frozenset({"torch", "nnsight", "transformers"})
 _GRAD_ID = re.compile(r"'(\d+)\.grad\.i\d+' was requested")
 _MAX_FILES = 3
 _NAME_IN_TEXT = re.compile(r"(?:local variable|name) '(\w+)'")
@@ -61,6 +62,8 @@ def retell_warning(shown: "warnings.WarningMessage") -> bool:
         text = str(shown.message)
         if getattr(shown.message, _MARK, False) or not shown.filename or not shown.lineno:
             return False
+        if not any(part in text for part in messages.RETOLD_WARNINGS):
+            return False  # most warnings: nothing to lint for
 
         def explains(rule) -> bool:
             return any(part in text for part in getattr(rule, "WARNS", ()))
@@ -77,21 +80,73 @@ def retell_warning(shown: "warnings.WarningMessage") -> bool:
 
 
 def _explanation(error: BaseException) -> Optional[str]:
-    frames = _user_frames(error.__traceback__)
     names = {kind.__name__ for kind in type(error).__mro__}
+    if not names & _raised_by_rules():
+        return _grad_order(error, _user_frames(error.__traceback__))
+    frames = _user_frames(error.__traceback__)
     missing = _missing_name(error) if isinstance(error, NameError) else None
     lines_by_file: Dict[str, List[int]] = {}
     for path, line, _ in reversed(frames):  # innermost first
         lines_by_file.setdefault(path, []).append(line)
+    raised_at = _raised_at(error.__traceback__)
 
     def explains(rule) -> bool:
         return bool(set(getattr(rule, "RAISES", ())) & names)
 
     for path in list(lines_by_file)[:_MAX_FILES]:
-        finding = _explaining(path, lines_by_file[path], explains, missing)
+        here = raised_at if raised_at is not None and raised_at[0] == path else None
+        finding = _explaining(path, lines_by_file[path], explains, missing, here)
         if finding is not None:
             return _told(finding, "error", type(error).__name__ if isinstance(error, NameError) else None)
     return _grad_order(error, frames)
+
+
+def _raised_by_rules() -> frozenset:
+    """Every exception class name some rule predicts (`RAISES`): another error is never linted for."""
+    from nnsight_lint import rules
+
+    global _RAISED
+    if _RAISED is None:
+        _RAISED = frozenset(name for code in rules.CODES for name in getattr(rules.rule(code), "RAISES", ()))
+    return _RAISED
+
+
+_RAISED: Optional[frozenset] = None
+
+
+def _raised_at(tb: Optional[TracebackType]):
+    """(file, first line, first column, last line, last column) of the expression that raised,
+    1-based, columns in code points, when the innermost frame of the traceback is the user's own
+    code (the error came from their expression, e.g. `cfg.lr` on None, `int("x")`), else None."""
+    if tb is None:
+        return None
+    while tb.tb_next is not None:
+        # Code nnsight ran (a trace's body, on 0.8 compiled with the user's file name) raises what
+        # nnsight or torch found wrong, at the user's line: not the user's own expression.
+        if (tb.tb_frame.f_globals.get("__name__") or "").partition(".")[0] in _LIBRARIES:
+            return None
+        tb = tb.tb_next
+    frame = tb.tb_frame
+    module = (frame.f_globals.get("__name__") or "").partition(".")[0]
+    path = frame.f_code.co_filename
+    if module in _MACHINERY:
+        return None
+    try:
+        positions = list(frame.f_code.co_positions())[tb.tb_lasti // 2]
+    except (AttributeError, IndexError, TypeError):  # before Python 3.11: lines only
+        return None
+    line, end_line, column, end_column = positions
+    if None in (line, end_line, column, end_column) or line != tb.tb_lineno:
+        return None
+    first, last = linecache.getline(path, line), linecache.getline(path, end_line)
+    if not first or not last:
+        return None
+    # co_positions counts UTF-8 bytes
+    return (path, line, _code_points(first, column) + 1, end_line, _code_points(last, end_column) + 1)
+
+
+def _code_points(line: str, offset: int) -> int:
+    return len(line.encode("utf-8")[:offset].decode("utf-8", "replace"))
 
 
 def _missing_name(error: NameError) -> Optional[str]:
@@ -115,33 +170,49 @@ def _user_frames(tb: Optional[TracebackType]) -> List[Tuple[str, int, object]]:
     return found
 
 
-def _explaining(path: str, lines: List[int], explains, missing: Optional[str]):
-    """A finding in `path` whose rule `explains` the error, on one of `lines` (or naming `missing`)."""
-    source = _source(path)
-    if source is None:
+def _explaining(path: str, lines: List[int], explains, missing: Optional[str], raised_at=None):
+    """A finding in `path` whose rule `explains` the error, on one of `lines` (or naming `missing`).
+    An error the user's own expression raised (`raised_at`) is explained only by a finding on that
+    expression; a missing name only by a finding whose code names it, or that bound it elsewhere."""
+    candidates = [d for d in _findings(path) if explains(d.rule)]
+    if not candidates:
         return None
-    from nnsight_lint import rules
-    from nnsight_lint.engine.lint import LintOptions, lint_source
+    source_lines = _findings.lines(path)
 
-    options = LintOptions(
-        select=tuple(code for code in rules.CODES if code not in ("NNL000", "NNL001")),
-        target_version=_installed_version(),
-        report_deliberate_errors=True,
-        honour_noqa=False,
-    )
-    candidates = [d for d in lint_source(source, path, options) if explains(rules.rule(d.code))]
+    def text_of(diagnostic) -> str:
+        first, last = diagnostic.start, diagnostic.end
+        if not 1 <= first.line <= last.line <= len(source_lines):
+            return ""
+        if first.line == last.line:
+            return source_lines[first.line - 1][first.column - 1 : last.column - 1]
+        return "\n".join([source_lines[first.line - 1][first.column - 1 :], *source_lines[first.line : last.line - 1],
+                          source_lines[last.line - 1][: last.column - 1]])
+
+    def names(diagnostic, name: Optional[str]) -> bool:
+        return name is None or re.search(rf"\b{re.escape(name)}\b", text_of(diagnostic) or "") is not None
+
+    def at_raise(diagnostic) -> bool:
+        if raised_at is None:
+            return True
+        _, line, column, end_line, end_column = raised_at
+        return (diagnostic.start.line, diagnostic.start.column) < (end_line, end_column) and (
+            line, column) < (diagnostic.end.line, max(diagnostic.end.column, diagnostic.start.column + 1))
+
     for diagnostic in candidates:
-        if diagnostic.line in lines:
+        if diagnostic.line in lines and at_raise(diagnostic) and names(diagnostic, missing):
             return diagnostic
-    if missing:
+    if missing:  # the finding is where the name was bound (inside the trace), not where it is read
         word = re.compile(rf"\b{re.escape(missing)}\b")
-        source_lines = source.splitlines()
         for diagnostic in candidates:
-            if diagnostic.line <= len(source_lines) and word.search(source_lines[diagnostic.line - 1]):
+            if diagnostic.line in lines or diagnostic.line > len(source_lines):
+                continue  # a finding on the failing line is about another name
+            if word.search(source_lines[diagnostic.line - 1]):
                 return diagnostic
-    later = [d for d in candidates if getattr(rules.rule(d.code), "SURFACES", "line") == "trace"]
+    if raised_at is not None:
+        return None  # the user's own expression raised: only a finding on it explains it
+    later = [d for d in candidates if getattr(d.rule, "SURFACES", "line") == "trace"]
     if later:  # the mistake is one line, the error another of the same trace (NNL006)
-        for first, last in _trace_spans(source, path):
+        for first, last in _trace_spans(path):
             if any(first <= line <= last for line in lines):
                 inside = [d for d in later if first <= d.line <= last]
                 if inside:
@@ -149,8 +220,78 @@ def _explaining(path: str, lines: List[int], explains, missing: Optional[str]):
     return None
 
 
-def _trace_spans(source: str, path: str) -> List[Tuple[int, int]]:
+class _Finding:
+    """A finding and its rule module."""
+
+    __slots__ = ("diagnostic", "rule")
+
+    def __init__(self, diagnostic, rule) -> None:
+        self.diagnostic, self.rule = diagnostic, rule
+
+    def __getattr__(self, name):
+        return getattr(self.diagnostic, name)
+
+
+class _Linted:
+    """Each file's findings (every rule, `# noqa` ignored, demos included), linted once per
+    process for each text the file has had: an error or warning is explained without linting again."""
+
+    def __init__(self) -> None:
+        self._by_path: Dict[str, Tuple[str, list, list]] = {}  # path -> (source, findings, its lines)
+
+    def _get(self, path: str):
+        source = _source(path)
+        if source is None:
+            return None
+        known = self._by_path.get(path)
+        if known is not None and known[0] == source:
+            return known
+        from nnsight_lint import rules
+        from nnsight_lint.engine.lint import LintOptions, lint_source
+
+        # The file's own settings (its trace names, its models), as `check` resolves them; the
+        # versions are the ones running, whatever the project declares.
+        options = LintOptions(
+            select=tuple(code for code in rules.CODES if code not in ("NNL000", "NNL001")),
+            target_version=_installed_version(),
+            report_deliberate_errors=True,
+            honour_noqa=False,
+        )
+        try:
+            from dataclasses import replace
+
+            from nnsight_lint.sources.config import settings_for
+            from nnsight_lint.sources.requirements import installed_version
+
+            own = settings_for(path).lint_options()
+            options = replace(options, trace_names=own.trace_names, models=own.models,
+                              transformers_version=installed_version("transformers"))
+        except Exception:  # noqa: BLE001  a broken pyproject.toml must not hide the error being explained
+            pass
+        found = [_Finding(d, rules.rule(d.code)) for d in lint_source(source, path, options)]
+        known = self._by_path[path] = (source, found, source.splitlines())
+        return known
+
+    def __call__(self, path: str) -> list:
+        known = self._get(path)
+        return [] if known is None else known[1]
+
+    def lines(self, path: str) -> List[str]:
+        known = self._get(path)
+        return [] if known is None else known[2]
+
+    def clear(self) -> None:
+        self._by_path.clear()
+
+
+_findings = _Linted()
+
+
+def _trace_spans(path: str) -> List[Tuple[int, int]]:
     """(first, last line) of each outermost trace in the file."""
+    source = _source(path)
+    if source is None:
+        return []
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.diagnostics import Diagnostic
     from nnsight_lint.engine.lint import parse

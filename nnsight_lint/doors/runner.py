@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
 from nnsight_lint.doors.api import FileResult, lint_text, read_with_stat
@@ -31,16 +31,25 @@ def default_jobs() -> int:
 
 def check_paths(
     paths: Sequence[str],
-    options: LintOptions = DEFAULT_OPTIONS,
+    options: Union[LintOptions, Callable[[str], LintOptions]] = DEFAULT_OPTIONS,
     jobs: Optional[int] = None,
-    cache: Optional[Cache] = None,
+    cache: Union[None, Cache, Callable[[str, LintOptions], Optional[Cache]]] = None,
 ) -> List[FileResult]:
+    """`options` and `cache`: one for every file, or a function of the file (the settings of its
+    project, `config.Resolver`) and, for the cache, of the file's options."""
+    options_for = options if callable(options) else (lambda path: options)
+    cache_for = cache if callable(cache) and not isinstance(cache, Cache) else (lambda path, options: cache)
     done: Dict[str, FileResult] = {}
-    to_parse: List[Tuple[str, bytes, Optional[str], Optional[os.stat_result]]] = []
+    to_parse: List[Tuple[str, bytes, Optional[str], Optional[os.stat_result], LintOptions, Optional[Cache]]] = []
+    caches = []
     for path in paths:
-        cached = cache.lookup_by_stat(path) if cache else None
+        file_options = options_for(path)
+        file_cache = cache_for(path, file_options)
+        if file_cache is not None and all(c is not file_cache for c in caches):
+            caches.append(file_cache)
+        cached = file_cache.lookup_by_stat(path) if file_cache else None
         if cached is not None:
-            done[path] = FileResult(path, cached)
+            done[path] = FileResult(path, cached, hidden=file_cache.hidden(path))
             continue
         data, status, error = read_with_stat(path)
         if error is not None:
@@ -48,32 +57,32 @@ def check_paths(
             continue
         if status is not None and status.st_size != len(data):
             status = None  # a file whose size says nothing of its content (/proc): no status key
-        digest = content_hash(data) if cache else None
-        cached = cache.lookup_by_content(path, digest, status) if cache else None
+        digest = content_hash(data) if file_cache else None
+        cached = file_cache.lookup_by_content(path, digest, status) if file_cache else None
         if cached is not None:
-            done[path] = FileResult(path, cached)
-        elif path.endswith(NOTEBOOK_SUFFIXES) or could_have_findings(data, options):
+            done[path] = FileResult(path, cached, hidden=file_cache.hidden(path))
+        elif path.endswith(NOTEBOOK_SUFFIXES) or could_have_findings(data, file_options):
             # A notebook is always read: its JSON is cheap to check, and invalid JSON is NNL000.
-            to_parse.append((path, data, digest, status))
+            to_parse.append((path, data, digest, status, file_options, file_cache))
         else:
             done[path] = FileResult(path, [])
-            if cache:
-                cache.store(path, digest, [], status)
+            if file_cache:
+                file_cache.store(path, digest, [], status)
 
-    for (path, _, digest, status), result in zip(to_parse, _lint_all(to_parse, options, jobs)):
+    for (path, _, digest, status, _, file_cache), result in zip(to_parse, _lint_all(to_parse, jobs)):
         done[path] = result
-        if cache and result.error is None:
-            cache.store(path, digest, result.diagnostics, status)
-    if cache:
-        cache.save()
+        if file_cache and result.error is None:
+            file_cache.store(path, digest, result.diagnostics, status, result.hidden)
+    for each in caches:
+        each.save()
     return [done[path] for path in paths]
 
 
-def _lint_all(to_parse, options: LintOptions, jobs: Optional[int]) -> List[FileResult]:
-    sources, paths = [item[1] for item in to_parse], [item[0] for item in to_parse]
+def _lint_all(to_parse, jobs: Optional[int]) -> List[FileResult]:
+    sources, paths, options = [item[1] for item in to_parse], [item[0] for item in to_parse], [item[4] for item in to_parse]
     jobs = jobs or default_jobs()
     if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
-        return [lint_text(source, path, options) for source, path in zip(sources, paths)]
+        return [lint_text(source, path, each) for source, path, each in zip(sources, paths, options)]
     # Imported here: most runs (and every run the pre-filter answers) never start a process.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -86,24 +95,25 @@ def _lint_all(to_parse, options: LintOptions, jobs: Optional[int]) -> List[FileR
     chunk = max(1, len(paths) // (workers * 4))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         starts = range(0, len(paths), chunk)
-        futures = [pool.submit(_lint_chunk, sources[s : s + chunk], paths[s : s + chunk], options) for s in starts]
+        futures = [pool.submit(_lint_chunk, sources[s : s + chunk], paths[s : s + chunk], options[s : s + chunk])
+                   for s in starts]
         for start, future in zip(starts, futures):
             try:
                 results[start : start + chunk] = future.result()
             except BrokenProcessPool:
                 pass  # a worker died: this chunk is checked again below, one process per file
     unanswered = [i for i, result in enumerate(results) if result is None]
-    isolated = _lint_isolated([(sources[i], paths[i]) for i in unanswered], options, workers, context)
+    isolated = _lint_isolated([(sources[i], paths[i], options[i]) for i in unanswered], workers, context)
     for i, result in zip(unanswered, isolated):
         results[i] = result
     return results
 
 
-def _lint_chunk(sources: List[bytes], paths: List[str], options: LintOptions) -> List[FileResult]:
-    return [lint_text(source, path, options) for source, path in zip(sources, paths)]
+def _lint_chunk(sources: List[bytes], paths: List[str], options: List[LintOptions]) -> List[FileResult]:
+    return [lint_text(source, path, each) for source, path, each in zip(sources, paths, options)]
 
 
-def _lint_isolated(items: List[Tuple[bytes, str]], options: LintOptions, workers: int, context) -> List[FileResult]:
+def _lint_isolated(items: List[Tuple[bytes, str, LintOptions]], workers: int, context) -> List[FileResult]:
     """Each file in a process of its own, `workers` at a time: a process that dies before it
     answers names the file that killed it."""
     import multiprocessing.connection
@@ -118,7 +128,7 @@ def _lint_isolated(items: List[Tuple[bytes, str]], options: LintOptions, workers
         while waiting and len(running) < workers:
             index = waiting.pop()
             receiver, sender = context.Pipe(duplex=False)
-            process = context.Process(target=_lint_into, args=(sender, *items[index], options), daemon=True)
+            process = context.Process(target=_lint_into, args=(sender, *items[index]), daemon=True)
             process.start()
             sender.close()  # ours: the receiver then sees end-of-file when the child dies
             running[receiver] = (index, process)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
 from nnsight_lint.engine.depth import assess, run_deep, run_main_first
@@ -24,14 +25,18 @@ class LintOptions:
     target_version: Tuple[int, int] = NEWEST  # the nnsight the code is written for
     report_deliberate_errors: bool = False  # also inside `pytest.raises` / a `try` that catches it
     honour_noqa: bool = True  # the runtime hook explains an error even where `# noqa` hid its finding
+    transformers_version: Optional[str] = None  # the transformers the code is written for ("4.57.1"); None: unknown
+    models: Mapping[str, str] = field(default_factory=dict)  # [tool.nnsight-lint.models]: name/id -> hub id or config.json
 
 
 DEFAULT_OPTIONS = LintOptions()
 # Top-level definitions kept for rules although no trace uses them: a module's `forward` tells
 # the order of the submodules it calls (NNL202); a save in a function called outside any trace
 # (NNL105).
-# A class whose `trace` is a plain `@contextmanager` is no nnsight model (NNL001's look-alikes).
-_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\(", re.MULTILINE)
+# A class whose `trace` is a context manager of the file's own (a plain `@contextmanager`, or a
+# class with `__enter__`) is no nnsight model (NNL001's look-alikes).
+_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\("
+                               r"|^\s+def\s+__enter__\s*\(", re.MULTILINE)
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
@@ -294,10 +299,38 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     if piece is not None:
         context.module_text, context.module_lines = piece
     found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
-    found = [d for d in found if not context.deliberate(d.code, d.start)]
+    shown = [d for d in found if not context.deliberate(d.code, d.start)]
+    if len(shown) < len(found):
+        hidden_as_demos(d for d in found if d not in shown)
+    found = shown
     if options.honour_noqa:
         found = without_noqa(found, context.lines)
     return sorted(found, key=Diagnostic.sort_key)
+
+
+# Findings not reported because the code shows their error on purpose are counted, so that a run
+# can say how many it did not show ("2 findings in deliberate error demos not shown"): every
+# collector that `counting_hidden` opened hears of them.
+_COLLECTORS: List[set] = []
+
+
+@contextmanager
+def counting_hidden():
+    """Collects what is hidden as a deliberate demo while the block runs: a set of findings' keys
+    (a finding two slices of a file both hold counts once)."""
+    collected: set = set()
+    _COLLECTORS.append(collected)
+    try:
+        yield collected
+    finally:
+        _COLLECTORS.remove(collected)
+
+
+def hidden_as_demos(diagnostics: Iterable[Diagnostic]) -> None:
+    if _COLLECTORS:
+        keys = {(d.code, d.start, d.end, d.cell, d.message) for d in diagnostics}
+        for collected in _COLLECTORS:
+            collected.update(keys)
 
 
 def without_noqa(diagnostics: Iterable[Diagnostic], lines: Sequence[str]) -> List[Diagnostic]:

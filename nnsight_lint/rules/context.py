@@ -71,6 +71,13 @@ class RuleContext:
             return False
         return self._demos.catches(where, getattr(rules.rule(code), "RAISES", ()))
 
+    def hide(self, diagnostic: Diagnostic) -> None:
+        """A finding a rule does not report because `deliberate` said so where its error surfaces:
+        counted as hidden, as the engine counts the ones it drops."""
+        from nnsight_lint.engine.lint import hidden_as_demos
+
+        hidden_as_demos([diagnostic])
+
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based line and column of a node's first character, and of the character after it."""
         if self._positions is None:  # computed on first use: most files report nothing

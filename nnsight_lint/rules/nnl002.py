@@ -64,7 +64,7 @@ SINCE = (0, 5)  # on 0.4, `.grad.save()` before a plain backward was the documen
 BEFORE = None
 FIX = None
 RAISES = ("NameError",)  # nnsight 0.5-0.7: the saved name is never defined
-WARNS = ("is not a leaf Tensor is being accessed",)  # torch's only sign on 0.8: the runtime hook re-tells it
+WARNS = (messages.TORCH_NON_LEAF_GRAD,)  # torch's only sign on 0.8: the runtime hook re-tells it
 
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:

@@ -92,13 +92,17 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             if not binding.from_model or _escapes(model, binding, saves, last):
                 continue
             read = first_after(own_name_events(model, scope, outer.end), name)
-            if read is None or read.kind is not EventKind.READ or context.deliberate(CODE, read.node):
+            if read is None or read.kind is not EventKind.READ:
                 continue
             had_old = any(
                 e.kind is EventKind.BIND and e.name == name for e in own_name_events(model, scope, -1, outer.start)
             )
             line = context.span(read.node)[0].line
-            yield context.diagnostic(CODE, binding.node, messages.nnl101(name, line, had_old), _fix(binding, context))
+            found = context.diagnostic(CODE, binding.node, messages.nnl101(name, line, had_old), _fix(binding, context))
+            if context.deliberate(CODE, read.node):  # the read that fails is the demo
+                context.hide(found)
+                continue
+            yield found
 
 
 def _escapes(model: FileModel, binding: Event, saves, last: Dict[str, Event]) -> bool:

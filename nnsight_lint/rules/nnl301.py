@@ -44,7 +44,8 @@ no automatic fix.
 ## How to silence
 Put `# noqa: NNL301` on the reported line, set `target-version` to the nnsight the code is written
 for, or `--ignore NNL301`. `.value` of anything not saved in a trace (an `Enum` member, your own
-objects) is not reported.
+objects) is not reported, nor is a version guard that reads it only where it exists
+(`x.value if hasattr(x, "value") else x`, `if hasattr(x, "value"):`).
 
 ## Versions
 Applies from nnsight 0.4; each API from the version in the table.
@@ -103,6 +104,8 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
 
 
 def _value_message(model: FileModel, event: Event, containers: Set[str], target) -> Optional[str]:
+    if model.guarded(event.node):  # `x.value if hasattr(x, "value") else x`: cannot raise
+        return None
     base = event.base
     if isinstance(base, cst.Subscript) and isinstance(base.value, cst.Name):
         return messages.NNL301_VALUE_CONTAINER if base.value.value in containers and target >= (0, 5) else None

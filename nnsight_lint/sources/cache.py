@@ -21,10 +21,13 @@ from nnsight_lint import __version__
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 
 CACHE_DIR_NAME = ".nnsight_lint_cache"
-_FORMAT = 3  # 3: a finding keeps its story (`detail`)
+_FORMAT = 4  # 4: a finding keeps its story (`detail`)
 # Coarser than any file system's mtime resolution (FAT: 2 s): a file modified later than this
 # before it was read may be written again without its mtime changing.
 RACY_NS = 2_000_000_000
+# A partial index file (`tmp*.tmp`) older than this was left by a run that died while writing it.
+STALE_SECONDS = 60
+_TEMPORARY_PREFIX = "tmp"
 
 
 def content_hash(data: bytes) -> str:
@@ -44,12 +47,14 @@ class Cache:
             with open(self._index_path, encoding="utf-8") as handle:
                 data = json.load(handle)
             if data.get("format") == _FORMAT and data.get("version") == __version__:
-                return dict(data["files"])
+                # An entry that is not of our shape (hand-edited, another tool's) is dropped: its
+                # file is linted again.
+                return {path: entry for path, entry in dict(data["files"]).items() if _well_formed(entry)}
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             pass
         return {}
 
-    # An entry: [status key or None, content digest, encoded diagnostics].
+    # An entry: [status key or None, content digest, encoded diagnostics, findings hidden as demos].
 
     def lookup_by_stat(self, path: str) -> Optional[List[Diagnostic]]:
         entry = self._entries.get(os.path.abspath(path))
@@ -68,16 +73,23 @@ class Cache:
         entry = self._entries.get(os.path.abspath(path))
         if entry is None or entry[1] != digest:
             return None
-        self._remember(path, digest, entry[2], status)  # refresh the status key for the next run
+        self._remember(path, digest, entry[2], status, self.hidden(path))  # refresh the status key for the next run
         return _decode(path, entry[2])
 
-    def store(self, path: str, digest: str, diagnostics: List[Diagnostic], status: Optional[os.stat_result]) -> None:
-        """Keep `diagnostics` for the bytes with `digest`, read from a file whose status was `status`
-        (None: the bytes belong to no status, e.g. the file changed while it was read)."""
-        self._remember(path, digest, [_encode(d) for d in diagnostics], status)
+    def hidden(self, path: str) -> int:
+        """How many findings of the entry just looked up were deliberate error demos, not shown."""
+        entry = self._entries.get(os.path.abspath(path))
+        return entry[3] if entry is not None and len(entry) > 3 and isinstance(entry[3], int) else 0
 
-    def _remember(self, path: str, digest: str, encoded: list, status: Optional[os.stat_result]) -> None:
-        entry = [_trusted_key(status), digest, encoded]
+    def store(self, path: str, digest: str, diagnostics: List[Diagnostic], status: Optional[os.stat_result],
+              hidden: int = 0) -> None:
+        """Keep `diagnostics` for the bytes with `digest`, read from a file whose status was `status`
+        (None: the bytes belong to no status, e.g. the file changed while it was read); `hidden`:
+        the findings not shown as deliberate error demos."""
+        self._remember(path, digest, [_encode(d) for d in diagnostics], status, hidden)
+
+    def _remember(self, path: str, digest: str, encoded: list, status: Optional[os.stat_result], hidden: int = 0) -> None:
+        entry = [_trusted_key(status), digest, encoded, hidden]
         key = os.path.abspath(path)
         if self._entries.get(key) != entry:
             self._entries[key] = entry
@@ -92,13 +104,46 @@ class Cache:
             if not os.path.exists(ignore):
                 with open(ignore, "w", encoding="utf-8") as handle:
                     handle.write("# Created by nnsight-lint.\n*\n")
+            _sweep(self.directory)
             payload = json.dumps({"format": _FORMAT, "version": __version__, "files": self._entries})
-            handle, temporary = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+            handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=_TEMPORARY_PREFIX, suffix=".tmp")
+        except OSError:
+            return  # a cache that cannot be written is only a slower next run
+        try:
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
                 stream.write(payload)
             os.replace(temporary, self._index_path)
-        except OSError:
-            pass  # a cache that cannot be written is only a slower next run
+        except OSError:  # a full disk (ENOSPC), a file size limit (EFBIG): leave nothing behind
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+
+
+def _sweep(directory: str) -> None:
+    """Remove the partial index files a run killed mid-write left behind (older than a minute, so
+    a run writing its own right now keeps it)."""
+    limit = time.time() - STALE_SECONDS
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith(_TEMPORARY_PREFIX) and entry.name.endswith(".tmp"):
+            try:
+                if entry.stat(follow_symlinks=False).st_mtime < limit:
+                    os.unlink(entry.path)
+            except OSError:
+                pass
+
+
+def _well_formed(entry) -> bool:
+    """[status key (three ints) or None, content digest, encoded diagnostics]."""
+    if not isinstance(entry, list) or len(entry) != 3:
+        return False
+    key, digest, encoded = entry
+    key_ok = key is None or (isinstance(key, list) and len(key) == 3 and all(type(n) is int for n in key))
+    return key_ok and isinstance(digest, str) and isinstance(encoded, list)
 
 
 def _stat_key(status: os.stat_result) -> list:
@@ -119,14 +164,35 @@ def _encode(d: Diagnostic) -> list:
 
 
 def _decode(path: str, encoded: list) -> Optional[List[Diagnostic]]:
+    """The diagnostics of an entry; None when it is not of our shape (a foreign entry: recompute)."""
     try:
         out = []
         for code, message, line, column, end_line, end_column, fix, cell, detail in encoded:
+            if not (_texts(code, message, detail) and _numbers(line, column, end_line, end_column)):
+                return None
+            if cell is not None and type(cell) is not int:
+                return None
             if fix is not None:
                 safe, edits = fix
-                fix = Fix(tuple(Edit(Position(a, b), Position(c, d), text) for a, b, c, d, text in edits), safe)
+                if type(safe) is not bool:
+                    return None
+                fix = Fix(tuple(_edit(*edit) for edit in edits), safe)
             out.append(Diagnostic(path, code, message, Position(line, column), Position(end_line, end_column), fix, cell,
                                   detail))
         return out
     except (TypeError, ValueError):
-        return None  # a foreign entry: recompute
+        return None
+
+
+def _edit(line: int, column: int, end_line: int, end_column: int, text: str) -> Edit:
+    if not (_numbers(line, column, end_line, end_column) and _texts(text)):
+        raise ValueError("not an edit")
+    return Edit(Position(line, column), Position(end_line, end_column), text)
+
+
+def _numbers(*values) -> bool:
+    return all(type(v) is int for v in values)
+
+
+def _texts(*values) -> bool:
+    return all(isinstance(v, str) for v in values)

@@ -10,7 +10,6 @@ import errno
 import os
 import re
 import stat
-from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from nnsight_lint import messages
@@ -24,12 +23,85 @@ PYTHON_SUFFIXES = (".py", ".pyi")
 NOTEBOOK_SUFFIXES = (".ipynb",)
 
 
-@dataclass(frozen=True)
-class _Pattern:
-    base: str  # directory of the .gitignore that holds it
-    regex: "re.Pattern[str]"
-    negated: bool
-    directories_only: bool
+class _Matcher:
+    """Patterns of one sign compiled together: literal names and paths in sets, `*suffix` and
+    `prefix*` names in sets by length, the others in one regular expression (a pattern without `/`
+    matches a path's last part, as git says). A path is checked in a few set lookups, whatever
+    the number of patterns, unless many of them have wildcards in the middle."""
+
+    __slots__ = ("names", "paths", "suffixes", "prefixes", "name_regex", "path_regex")
+
+    def __init__(self, globs: Sequence[Tuple[str, bool]]) -> None:  # (glob, anchored)
+        self.names, self.paths = set(), set()
+        self.suffixes: Dict[int, set] = {}
+        self.prefixes: Dict[int, set] = {}
+        by_name, by_path = [], []
+        for glob, anchored in globs:
+            inner = glob[1:] if glob.startswith("*") else glob[:-1] if glob.endswith("*") else None
+            if not _wild(glob):
+                (self.paths if anchored else self.names).add(glob)
+            elif not anchored and inner and not _wild(inner):
+                table = self.suffixes if glob.startswith("*") else self.prefixes
+                table.setdefault(len(inner), set()).add(inner)
+            else:
+                (by_path if anchored else by_name).append(_glob_to_regex(glob))
+        self.name_regex = _alternation(by_name)
+        self.path_regex = _alternation(by_path)
+
+    def matches(self, relative: str, name: str) -> bool:
+        return (
+            name in self.names
+            or relative in self.paths
+            or any(len(name) >= n and name[-n:] in ends for n, ends in self.suffixes.items())
+            or any(name[:n] in starts for n, starts in self.prefixes.items())
+            or (self.name_regex is not None and self.name_regex.match(name) is not None)
+            or (self.path_regex is not None and self.path_regex.match(relative) is not None)
+        )
+
+
+def _wild(glob: str) -> bool:
+    return any(c in glob for c in "*?[\\")
+
+
+def _alternation(regexes: List[str]):
+    if not regexes:
+        return None
+    return re.compile("(?:" + "|".join(dict.fromkeys(regexes)) + r")\Z")
+
+
+class _Rules:
+    """The patterns of one `.gitignore` file (or a setting's globs), compiled once: consecutive
+    patterns of the same sign form a group; the last group that matches a path decides, as the
+    last matching pattern does in git."""
+
+    __slots__ = ("base", "groups")
+
+    def __init__(self, base: str, patterns: Sequence[Tuple[str, bool, bool, bool]]) -> None:
+        # patterns: (glob, anchored, negated, directories only), in the file's order
+        self.base = os.path.normpath(base)
+        self.groups: List[Tuple[bool, _Matcher, _Matcher]] = []  # (negated, any path, directories only)
+        run: List[Tuple[str, bool, bool, bool]] = []
+        for pattern in [*patterns, None]:
+            if run and (pattern is None or pattern[2] != run[-1][2]):
+                self.groups.append((
+                    run[-1][2],
+                    _Matcher([(g, a) for g, a, _, d in run if not d]),
+                    _Matcher([(g, a) for g, a, _, d in run if d]),
+                ))
+                run = []
+            if pattern is not None:
+                run.append(pattern)
+
+    def __bool__(self) -> bool:
+        return bool(self.groups)
+
+    def decide(self, relative: str, is_dir: bool) -> Optional[bool]:
+        """True: ignored; False: re-included (`!`); None: no pattern here matches."""
+        name = relative.rpartition("/")[2]
+        for negated, anywhere, directories in reversed(self.groups):
+            if anywhere.matches(relative, name) or (is_dir and directories.matches(relative, name)):
+                return not negated
+        return None
 
 
 def iter_files(
@@ -57,7 +129,7 @@ def iter_files(
 
 
 def _walk(root: str, suffixes: Tuple[str, ...], respect_gitignore: bool, warn) -> List[str]:
-    patterns: List[_Pattern] = list(_inherited_patterns(root)) if respect_gitignore else []
+    patterns: List[_Rules] = list(_inherited_patterns(root)) if respect_gitignore else []
     out: List[str] = []
     _walk_dir(root, suffixes, respect_gitignore, patterns, out, warn, {_identity(os.stat(root)): root})
     return out
@@ -66,7 +138,9 @@ def _walk(root: str, suffixes: Tuple[str, ...], respect_gitignore: bool, warn) -
 def _walk_dir(directory, suffixes, respect_gitignore, patterns, out, warn, above: Dict[Tuple[int, int], str]) -> None:
     """`above`: the directories this walk is inside, by (device, inode), so a link back is seen."""
     if respect_gitignore:
-        patterns = patterns + _read_gitignore(directory)
+        here = _read_gitignore(directory)
+        if here:
+            patterns = patterns + [here]
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError:
@@ -134,7 +208,7 @@ def _is_virtualenv(path: str) -> bool:
     return os.path.exists(os.path.join(path, "pyvenv.cfg"))
 
 
-def _inherited_patterns(root: str) -> Iterable[_Pattern]:
+def _inherited_patterns(root: str) -> Iterable[_Rules]:
     """.gitignore files above `root`, up to the repository top (where `.git` is)."""
     chain = []
     directory = os.path.abspath(root)
@@ -147,21 +221,22 @@ def _inherited_patterns(root: str) -> Iterable[_Pattern]:
     for directory in reversed(chain):
         # Paths we test are relative to `root` as given, so express the base the same way.
         base = os.path.relpath(directory, os.path.abspath(root))
-        for pattern in _read_gitignore(directory):
-            yield _Pattern(os.path.normpath(os.path.join(root, base)), pattern.regex, pattern.negated,
-                           pattern.directories_only)
+        found = _read_gitignore(directory, os.path.join(root, base))
+        if found:
+            yield found
 
 
-def _read_gitignore(directory: str) -> List[_Pattern]:
+def _read_gitignore(directory: str, base: Optional[str] = None) -> Optional[_Rules]:
     try:
         with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as handle:
             lines = handle.read().splitlines()
     except OSError:
-        return []
-    return [p for p in (_compile(directory, line) for line in lines) if p is not None]
+        return None
+    return _Rules(directory if base is None else base, [p for p in map(_parse, lines) if p is not None])
 
 
-def _compile(base: str, line: str):
+def _parse(line: str) -> Optional[Tuple[str, bool, bool, bool]]:
+    """(glob, anchored, negated, directories only) of a gitignore line; None for a blank or comment."""
     line = line.rstrip()
     if line.endswith("\\"):
         line += " "
@@ -175,10 +250,9 @@ def _compile(base: str, line: str):
     line = line.rstrip("/")
     anchored = "/" in line
     line = line.lstrip("/")
-    regex = _glob_to_regex(line)
-    if not anchored:
-        regex = f"(?:.*/)?{regex}"
-    return _Pattern(os.path.normpath(base), re.compile(f"^{regex}$"), negated, directories_only)
+    if not line:
+        return None
+    return line, anchored, negated, directories_only
 
 
 def _glob_to_regex(glob: str) -> str:
@@ -211,26 +285,26 @@ def _glob_to_regex(glob: str) -> str:
     return "".join(out)
 
 
-def _ignored(path: str, is_dir: bool, patterns: Sequence[_Pattern]) -> bool:
-    ignored = False
-    for pattern in patterns:
-        if pattern.directories_only and not is_dir:
+def _ignored(path: str, is_dir: bool, patterns: Sequence[_Rules]) -> bool:
+    """Whether `path` is ignored by the patterns of these `.gitignore` files (outermost first):
+    the innermost file with a matching pattern decides."""
+    for rules in reversed(patterns):
+        relative = os.path.relpath(path, rules.base).replace(os.sep, "/")
+        if relative.startswith("../") or relative == "..":
             continue
-        relative = os.path.relpath(path, pattern.base).replace(os.sep, "/")
-        if relative.startswith("../"):
-            continue
-        if pattern.regex.match(relative):
-            ignored = not pattern.negated
-    return ignored
+        decided = rules.decide(relative, is_dir)
+        if decided is not None:
+            return decided
+    return False
 
 
-def glob_patterns(base: str, globs: Iterable[str]) -> List[_Pattern]:
+def glob_patterns(base: str, globs: Iterable[str]) -> List[_Rules]:
     """gitignore-style globs relative to the directory `base`, for settings such as `exclude`."""
-    base = os.path.abspath(base)
-    return [p for p in (_compile(base, glob) for glob in globs) if p is not None]
+    compiled = _Rules(os.path.abspath(base), [p for p in map(_parse, globs) if p is not None])
+    return [compiled] if compiled else []
 
 
-def matches_globs(path: str, base: str, patterns: Sequence[_Pattern]) -> bool:
+def matches_globs(path: str, base: str, patterns: Sequence[_Rules]) -> bool:
     """Whether the file `path`, or a directory holding it below `base`, matches, as git decides."""
     relative = os.path.relpath(os.path.abspath(path), os.path.abspath(base)).replace(os.sep, "/")
     if relative == ".." or relative.startswith("../"):

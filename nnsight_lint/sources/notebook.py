@@ -34,8 +34,9 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
-from nnsight_lint.engine.lint import DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, parse, parse_error
-from nnsight_lint.analysis.deliberate import says_it_fails
+from nnsight_lint.engine.lint import (DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, hidden_as_demos,
+                                      parse, parse_error)
+from nnsight_lint.analysis.deliberate import says_the_next_cell_fails
 from nnsight_lint.engine.text import common_ends, split_lines_keepends
 
 
@@ -101,7 +102,7 @@ class CodeCell:
     source: str
     span: Tuple[int, int]  # the `source` value in the notebook text
     items: Optional[Tuple[Tuple[int, int, str], ...]]  # list form: each string's span and value
-    shows_error: bool = False  # the markdown right after (or before) it says it fails: a demo
+    shows_error: bool = False  # the markdown right before it says it fails: a demo
 
 
 @dataclass(frozen=True)
@@ -168,17 +169,16 @@ def _markdown_text(cell: dict) -> str:
 
 def shown_errors(cells: Sequence[Tuple[str, str]]) -> FrozenSet[int]:
     """The code cells (1-based among code cells) that show an error on purpose: the markdown cell
-    right after one (or else right before it) says it fails. `cells`: every cell of the notebook
-    in order, as (kind, text) with kind "code", "markdown" or another (raw). One answer for a
-    .ipynb read from disk and a notebook an editor syncs (`doors/lsp.py`)."""
-    said = [says_it_fails(text) if kind == "markdown" else None for kind, text in cells]
+    right before one says the next cell fails. `cells`: every cell of the notebook in order, as
+    (kind, text) with kind "code", "markdown" or another (raw). One answer for a .ipynb read from
+    disk and a notebook an editor syncs (`doors/lsp.py`)."""
     demos, number = set(), 0
     for index, (kind, _) in enumerate(cells):
         if kind != "code":
             continue
         number += 1
-        neighbours = [said[j] for j in (index + 1, index - 1) if 0 <= j < len(cells) and said[j] is not None]
-        if neighbours and neighbours[0]:
+        before = cells[index - 1] if index > 0 else None
+        if before is not None and before[0] == "markdown" and says_the_next_cell_fails(before[1]):
             demos.add(number)
     return frozenset(demos)
 
@@ -435,7 +435,10 @@ def _lint(
             cache = None if document is None else document.positions
             found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options, text,
                                                                    positions_cache=cache))
-    found = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
+    shown = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
+    if len(shown) < len(found):
+        hidden_as_demos(pair[0] for pair in found if pair[0].cell in demos and pair[0].code != "NNL000")
+    found = shown
     return sorted(found, key=lambda pair: pair[0].sort_key())
 
 

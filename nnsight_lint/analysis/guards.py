@@ -1,0 +1,69 @@
+"""Version guards: code that reads an attribute only where the object has it, written to run on
+several nnsight versions (`x.value if hasattr(x, "value") else x`). Such a read cannot raise on
+the version that lacks the attribute, so the rules that know an attribute was removed skip it.
+
+The forms read: `B.attr if hasattr(B, "attr") else ...` (and `... if not hasattr(B, "attr") else
+B.attr`), and the body of `if hasattr(B, "attr"):` (the `else:` of `if not hasattr(...)`), where B
+is a name or a dotted name. `getattr(B, "attr", default)` reads no attribute node at all, and a
+`try:` whose `except AttributeError:` handles the read is `analysis.demos`' business.
+
+Computed on first use, in one walk of the tree.
+"""
+from __future__ import annotations
+
+from typing import Iterator, Optional, Set, Tuple
+
+import libcst as cst
+
+from nnsight_lint.analysis.scope import dotted_name
+from nnsight_lint.analysis.tree import children
+
+
+class Guards:
+    def __init__(self, module: cst.Module) -> None:
+        self._module = module
+        self._guarded: Optional[Set[int]] = None
+
+    def guarded(self, node: cst.Attribute) -> bool:
+        """Is the attribute read `node` (`B.attr`) only evaluated where `hasattr(B, "attr")` holds?"""
+        if self._guarded is None:
+            self._guarded = _guarded_reads(self._module)
+        return id(node) in self._guarded
+
+
+def _hasattr(test: cst.BaseExpression) -> Tuple[Optional[Tuple[str, str]], bool]:
+    """((B, attr), True) for `hasattr(B, "attr")`, ((B, attr), False) for `not hasattr(...)`."""
+    positive = True
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, positive = test.expression, not positive
+    if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "hasattr"):
+        return None, positive
+    if len(test.args) != 2 or not isinstance(test.args[1].value, cst.SimpleString):
+        return None, positive
+    base = dotted_name(test.args[0].value)
+    attr = test.args[1].value.evaluated_value
+    return ((base, attr) if base and isinstance(attr, str) else None), positive
+
+
+def _reads(node: cst.CSTNode, base: str, attr: str) -> Iterator[cst.Attribute]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Attribute) and current.attr.value == attr and dotted_name(current.value) == base:
+            yield current
+        stack.extend(children(current))
+
+
+def _guarded_reads(module: cst.Module) -> Set[int]:
+    found: Set[int] = set()
+    stack = [module]
+    while stack:  # iterative: deep code must not hit the recursion limit here
+        node = stack.pop()
+        if isinstance(node, (cst.IfExp, cst.If)):
+            guard, positive = _hasattr(node.test)
+            if guard is not None:
+                arm = (node.body if positive else node.orelse)
+                if arm is not None:
+                    found.update(id(read) for read in _reads(arm, *guard))
+        stack.extend(children(node))
+    return found
