@@ -59,6 +59,8 @@ def test_a_predicted_error_is_told_in_the_rules_words(path: Path, model):
     source = path.read_text(encoding="utf-8")
     options = LintOptions(select=rules.CODES, report_deliberate_errors=True, honour_noqa=False)
     linted = {d.message for d in lint_source(source, str(path), options)}
+    if isinstance(error, UnboundLocalError):  # the linter says NameError; the hook names the class raised
+        linted = {message.replace("(NameError)", "(UnboundLocalError)") for message in linted}
     assert told.splitlines()[0] in linted
     assert told.endswith(messages.ORIGINAL_ERROR.format(text=original))
     assert not retell(error), "re-telling twice"
