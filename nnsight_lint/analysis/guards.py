@@ -3,9 +3,9 @@ several nnsight versions (`x.value if hasattr(x, "value") else x`). Such a read 
 the version that lacks the attribute, so the rules that know an attribute was removed skip it.
 
 The forms read: `B.attr if hasattr(B, "attr") else ...` (and `... if not hasattr(B, "attr") else
-B.attr`), and the body of `if hasattr(B, "attr"):` (the `else:` of `if not hasattr(...)`), where B
-is a name or a dotted name. `getattr(B, "attr", default)` reads no attribute node at all, and a
-`try:` whose `except AttributeError:` handles the read is `analysis.demos`' business.
+B.attr`), the body of `if hasattr(B, "attr"):` (the `else:` of `if not hasattr(...)`), where B
+is a name or a dotted name, and the attribute reads of a `try:` body whose handler names
+`AttributeError`. `getattr(B, "attr", default)` reads no attribute node at all.
 
 Computed on first use, in one walk of the tree.
 """
@@ -54,12 +54,31 @@ def _reads(node: cst.CSTNode, base: str, attr: str) -> Iterator[cst.Attribute]:
         stack.extend(children(current))
 
 
+def _names_attribute_error(kind: Optional[cst.BaseExpression]) -> bool:
+    if isinstance(kind, cst.Tuple):
+        return any(_names_attribute_error(element.value) for element in kind.elements)
+    return kind is not None and (dotted_name(kind) or "").rsplit(".", 1)[-1] == "AttributeError"
+
+
+def _attribute_reads(node: cst.CSTNode) -> Iterator[cst.Attribute]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue  # defined here, run elsewhere: not guarded by this `try`
+        if isinstance(current, cst.Attribute):
+            yield current
+        stack.extend(children(current))
+
+
 def _guarded_reads(module: cst.Module) -> Set[int]:
     found: Set[int] = set()
     stack = [module]
     while stack:  # iterative: deep code must not hit the recursion limit here
         node = stack.pop()
-        if isinstance(node, (cst.IfExp, cst.If)):
+        if isinstance(node, cst.Try) and any(_names_attribute_error(h.type) for h in node.handlers):
+            found.update(id(read) for read in _attribute_reads(node.body))
+        elif isinstance(node, (cst.IfExp, cst.If)):
             guard, positive = _hasattr(node.test)
             if guard is not None:
                 arm = (node.body if positive else node.orelse)
