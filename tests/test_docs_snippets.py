@@ -239,7 +239,14 @@ def model():
     return tiny_model()
 
 
-@pytest.mark.parametrize("page,line,code", [(p, n, c) for p, n, c, program in BLOCKS if program],
+# Pages merged after this test whose programs name architectures the tiny GPT-2 is not (Llama's
+# `model.layers`, a 6-layer model): to run them, the test needs those models built tiny from their
+# configs. Not run yet (issue 23, item 3); no new page goes here.
+NOT_YET_RUN = frozenset({"NNL401.md", "NNL402.md", "NNL403.md", "NNL404.md"})
+
+
+@pytest.mark.parametrize("page,line,code", [(p, n, c) for p, n, c, program in BLOCKS
+                                            if program and p.name not in NOT_YET_RUN],
                          ids=lambda v: v.name if isinstance(v, Path) else str(v) if isinstance(v, int) else "")
 def test_docs_program_runs_as_the_page_says(page, line, code, model, tmp_path):
     """Code the linter finds nothing in runs clean on nnsight; code it reports either runs (a silent

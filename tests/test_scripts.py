@@ -22,6 +22,7 @@ def project(tmp_path: Path) -> Path:
         shutil.copy(ROOT / name, repo / name)
     (repo / ".ci").mkdir()
     (repo / ".ci" / "runtime-old-nnsight.sh").write_text('echo "old nnsight suite" >> calls.log\n')
+    (repo / ".ci" / "old-nnsight-venvs.sh").write_text('echo "0.3/0.4 venvs" >> calls.log\n')
     python = repo / ".venv" / "bin" / "python"
     python.parent.mkdir(parents=True)
     python.write_text(FAKE_PYTHON)
@@ -73,4 +74,4 @@ def test_a_path_argument_runs_just_those_tests(tmp_path):
     assert calls(repo)[-1] == "python -m pytest -q tests/test_cli.py"
     whole = run(repo, "scripts/test.sh")
     assert whole.returncode == 0, whole.stderr
-    assert calls(repo)[-2:] == ["old nnsight suite", "python -m pytest -q"]
+    assert calls(repo)[-3:] == ["old nnsight suite", "0.3/0.4 venvs", "python -m pytest -q"]

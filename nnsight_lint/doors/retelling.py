@@ -49,6 +49,8 @@ def retell(error: BaseException) -> bool:
         return False
     original = str(error)
     error.args = (f"{text}\n\n{messages.ORIGINAL_ERROR.format(text=original)}",)
+    if isinstance(error, ImportError):  # its str() is `.msg`, not its args
+        error.msg = error.args[0]
     try:
         setattr(error, _MARK, True)
     except AttributeError:
