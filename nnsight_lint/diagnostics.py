@@ -43,6 +43,9 @@ class Diagnostic:
     end: Position
     fix: Optional[Fix] = field(default=None, compare=False)
     cell: Optional[int] = None  # 1-based code-cell number for notebooks
+    # The story behind the short `message` (why, the error it gives, what to write instead):
+    # printed by `--output-format full` and the runtime hook (`messages.Message`).
+    detail: str = field(default="", compare=False)
 
     @property
     def line(self) -> int:

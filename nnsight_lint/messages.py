@@ -2,30 +2,61 @@
 
 The linter, the docs command and the runtime hook all build their words from here, so a finding
 and a run-time error about the same code say the same thing.
+
+A finding's message is a `Message`: a str that is SHORT, at ruff's length (what is wrong, in
+nnsight's words, with the code and line it is about; about 60-90 characters plus the code it
+quotes; no trailing period), with its `detail`: the story in a sentence or two (why it fails or
+gives a wrong value, the error it raises, what to write instead). The concise output, JSON, SARIF,
+GitHub annotations, flake8 and the LSP print the message; `--output-format full`, the runtime
+hook and `explain` tell the story. A new rule's message follows the same shape (rules/README.md).
 """
 from __future__ import annotations
+
+
+class Message(str):
+    """A finding's short message (the str itself) and its `detail` (the story, shown by
+    `--output-format full` and the runtime hook)."""
+
+    detail: str
+
+    def __new__(cls, text: str, detail: str = "") -> "Message":
+        self = super().__new__(cls, text)
+        self.detail = detail
+        return self
+
+    def __reduce__(self):
+        return Message, (str(self), self.detail)
+
 
 DOCS_URL = "https://github.com/nnsight-lint/nnsight-lint/blob/main/docs/rules/{code}.md"
 
 NNL000_SYNTAX = "invalid syntax: {detail}"
+
+
+def nnl000_syntax(detail: str) -> str:
+    """NNL000's message for a parser's `detail`, said once: CPython's own "invalid syntax" (or
+    "invalid syntax. Perhaps you forgot a comma?") is not prefixed again."""
+    return detail if detail.startswith("invalid syntax") else NNL000_SYNTAX.format(detail=detail)
 NNL000_NOTEBOOK = "invalid notebook: {name} {detail}"
 
 NNL001_TITLE = "backward frees the graph a later backward in the same trace needs"
 
 
-def nnl001(call: str, later_line: int, in_loop: bool = False) -> str:
+def nnl001(call: str, later_line: int, in_loop: bool = False) -> Message:
     """The NNL001 headline: `call` frees the shared graph that the backward on `later_line` needs.
 
     `call` is the callee as written for the user, e.g. "backward()" or "torch.autograd.grad()".
     """
-    later = (
-        f"this call runs again (line {later_line}, in a loop)"
+    said = (
+        f"`{call}` runs again in a loop and frees the graph its next run needs"
         if in_loop
-        else f"the backward on line {later_line} runs later"
+        else f"`{call}` frees the graph the backward on line {later_line} still needs"
     )
-    return (
-        f"`{call}` frees the autograd graph that every invoke of this trace shares, "
-        f"but {later} and needs it; pass `retain_graph=True`"
+    return Message(
+        f"{said}; pass `retain_graph=True`",
+        "Every invoke of a trace runs in one batched forward, so they share one autograd graph; the "
+        "first backward without `retain_graph=True` frees it, and the next one fails (RuntimeError: "
+        "Trying to backward through the graph a second time).",
     )
 
 
@@ -57,80 +88,78 @@ NNL006_TITLE = "`no_grad`/`inference_mode` inside a trace around a module access
 NNL007_TITLE = "`.grad` of a module instead of a tensor"
 
 
-def nnl002(target: "tuple[int, int]") -> str:
+def nnl002(target: "tuple[int, int]") -> Message:
     """`.grad` read outside a backward block; what it gives depends on the nnsight targeted."""
-    gives = (
-        "leaves the saved name undefined on nnsight 0.5-0.7 (NameError)"
-        if target < (0, 8)
-        else "gives None for an activation"
-    )
-    return (
-        f"`.grad` outside `with loss.backward():` is plain torch and {gives}; read it inside the "
-        "backward block (or call `retain_grad()` first)"
+    gives = "an undefined name (NameError) on nnsight 0.5-0.7" if target < (0, 8) else "None for an activation"
+    return Message(
+        f"`.grad` outside `with loss.backward():` gives {gives}",
+        "Outside a backward block `.grad` is plain torch, and torch keeps no gradient of a non-leaf "
+        "tensor; read it inside the backward block (or call `retain_grad()` first).",
     )
 
 
-def nnl003(later: str, first: str, first_line: int) -> str:
-    return (
-        f"`{later}.grad` is requested after `{first}.grad` (line {first_line}), but gradients arrive "
-        f"in reverse forward order: `{later}` comes later in the forward, so its gradient has already "
-        f"gone by (OutOfOrderError); read `{later}.grad` first"
+def nnl003(later: str, first: str, first_line: int) -> Message:
+    return Message(
+        f"`{later}.grad` is read after `{first}.grad` (line {first_line}): it has already gone by",
+        f"Gradients arrive in reverse forward order, and `{later}` comes later in the forward than "
+        f"`{first}`, so its gradient arrived first (OutOfOrderError); read `{later}.grad` first.",
     )
 
 
-def nnl003_loop(name: str) -> str:
-    return (
-        f"`{name}.grad` is read in forward order in a loop, but gradients arrive in reverse forward "
-        "order: the second read asks for a gradient that has already gone by (OutOfOrderError); "
-        "loop in reverse (`reversed(...)`)"
+def nnl003_loop(name: str) -> Message:
+    return Message(
+        f"`{name}.grad` is read in forward order in a loop: the second read has already gone by",
+        "Gradients arrive in reverse forward order (OutOfOrderError); loop in reverse (`reversed(...)`).",
     )
 
 
-def nnl004(access: str) -> str:
-    return (
-        f"`{access}` is read inside `with loss.backward():`, where only `.grad` can be read: the "
-        f"forward has already run past it (OutOfOrderError); capture `x = {access}` before the "
-        "backward block"
+def nnl004(access: str) -> Message:
+    return Message(
+        f"`{access}` is read inside `with loss.backward():`, after the forward has passed it",
+        "Only `.grad` can be read in a backward block: the forward has already run (OutOfOrderError); "
+        f"capture `x = {access}` before the backward block.",
     )
 
 
-def nnl005(call: str, where: str) -> str:
+def nnl005(call: str, where: str) -> Message:
     """`where`: "generate" or the grad mode ("no_grad", "inference_mode") the trace runs under."""
     if where == "generate":
-        return (
-            f"`{call}` inside `model.generate(...)` cannot produce gradients: generate runs the "
-            "forward under `torch.no_grad()`, so there is no graph; generate first, then compute "
-            "gradients in a separate `with model.trace(...)`"
+        return Message(
+            f"`{call}` inside `model.generate(...)`: generate builds no graph to backward through",
+            "generate runs the forward under `torch.no_grad()`; generate first, then compute gradients "
+            "in a separate `with model.trace(...)`.",
         )
-    return (
-        f"`{call}` in a trace that runs under `torch.{where}()` cannot produce gradients: the "
-        f"forward builds no graph; open the trace outside the `{where}` block (or inside "
-        "`torch.enable_grad()`)"
+    return Message(
+        f"`{call}` in a trace under `torch.{where}()`: the forward builds no graph",
+        f"A backward needs the graph the forward records; open the trace outside the `{where}` block "
+        "(or inside `torch.enable_grad()`).",
     )
 
 
-def nnl006(mode: str, access: str, later_line: "int | None") -> str:
+def nnl006(mode: str, access: str, later_line: "int | None") -> Message:
     """`later_line`: the backward or `.grad` that needs the gradients (None for inference_mode)."""
     leak = (
-        f"`torch.{mode}()` around `{access}` inside a trace also covers the model's forward up to "
-        "that module (interventions run on the model's thread)"
+        f"`torch.{mode}()` inside a trace also covers the model's forward up to `{access}` "
+        "(interventions run on the model's thread)"
     )
     if mode == "inference_mode":
-        return (
-            f"{leak}: the rest of the forward cannot use its inference tensors (RuntimeError); "
-            "take it out of the trace"
+        return Message(
+            f"`torch.{mode}()` around `{access}` turns the forward's tensors into inference tensors",
+            f"{leak}: the rest of the forward cannot use its inference tensors (RuntimeError); take it "
+            "out of the trace.",
         )
-    return (
-        f"{leak}, so the gradient that line {later_line} needs is cut there; drop the `no_grad` "
-        "(use `.detach()` on the value if it must not carry gradients)"
+    return Message(
+        f"`torch.{mode}()` around `{access}` cuts the gradient line {later_line} needs",
+        f"{leak}, so no gradient flows through that part; drop the `no_grad` (use `.detach()` on the "
+        "value if it must not carry gradients).",
     )
 
 
-def nnl007(module: str) -> str:
-    return (
-        f"`{module}` is a module, and modules have no `.grad` (AttributeError); read `.grad` on a "
-        f"tensor: its output captured before the backward block (`x = {module}.output`) or a "
-        f"parameter (`{module}.weight.grad`)"
+def nnl007(module: str) -> Message:
+    return Message(
+        f"`{module}` is a module, and modules have no `.grad`",
+        "Reading it raises AttributeError; read `.grad` on a tensor: its output captured before the "
+        f"backward block (`x = {module}.output`) or a parameter (`{module}.weight.grad`).",
     )
 
 
@@ -160,7 +189,7 @@ OWNER_NOT_KEPT = "fixed, but its {what} could not be kept: it is now {now} (was 
 WORKER_CRASHED = "internal error: the parser crashed on this file (its worker process {how}); the other files were checked"
 
 # The runtime re-telling of an error a rule predicts (`nnsight_lint.doors.retelling`).
-RETOLD_AT = "nnsight-lint {code} ({name}) at {where} explains this error."
+RETOLD_AT = "nnsight-lint {code} ({name}) at {where} explains this {what}."
 ORIGINAL_ERROR = "The original error: {text}"
 ORIGINAL_WARNING = "The original warning: {text}"
 LSP_AFTER_SHUTDOWN = "the server has been asked to shut down; it answers no more requests ({method})"
@@ -189,91 +218,92 @@ NNL105_TITLE = "`.save()` / `nnsight.save()` where no trace is running"
 NNL301_TITLE = "nnsight API that the targeted nnsight version removed or changed"
 
 
-def nnl101(name: str, read_line: int, had_old_value: bool) -> str:
-    after = (
-        "keeps the value it had before the trace" if had_old_value else "is undefined (NameError)"
-    )
-    return (
-        f"`{name}` is assigned inside the trace but not saved, so after the `with` block (read on "
-        f"line {read_line}) it {after}; only saved values leave a trace: add `.save()`"
+def nnl101(name: str, read_line: int, had_old_value: bool) -> Message:
+    after = "keeps its old value" if had_old_value else "is undefined (NameError)"
+    return Message(
+        f"`{name}` is not saved, so after the trace (line {read_line}) it {after}",
+        "Only saved values leave a trace; add `.save()`.",
     )
 
 
-def nnl101_constant(name: str, read_line: int, had_old_value: bool) -> str:
-    after = (
-        "keeps the value it had before the trace" if had_old_value else "is undefined (NameError)"
-    )
-    return (
-        f"`{name}` is bound to a constant inside the trace, so after the `with` block (read on line "
-        f"{read_line}) it {after}: only saved values leave a trace; bind it before the trace"
+def nnl101_constant(name: str, read_line: int, had_old_value: bool) -> Message:
+    after = "keeps the value it had before the trace" if had_old_value else "is undefined (NameError)"
+    return Message(
+        f"`{name}` is bound to a constant inside the trace, so after it (line {read_line}) it {after}",
+        "Only saved values leave a trace, and a constant has no `.save()`; bind it before the trace.",
     )
 
 
-def nnl102(name: str, invoke_line: int, helper_return: bool) -> str:
-    where = "returned by the helper that opens it" if helper_return else "read in the trace body"
-    return (
-        f"`{name}` is bound inside the invoke on line {invoke_line}, and invoke bodies run when the "
-        f"trace exits, after the trace body: here it is {where} before the invoke has run "
-        "(NameError, or its old value); read it after the trace, or inside a later invoke"
+def nnl102(name: str, invoke_line: int, helper_return: bool) -> Message:
+    where = "returned by its helper" if helper_return else "read in the trace body"
+    return Message(
+        f"`{name}` is bound in the invoke on line {invoke_line} but {where} before the invoke runs",
+        "Invoke bodies run when the trace exits, after the trace body (NameError, or its old value); "
+        "read it after the trace, or inside a later invoke.",
     )
 
 
-def nnl103(name: str, made_line: int, why: str) -> str:
-    return (
-        f"`{name}` is made by an earlier invoke (line {made_line}), but this invoke reads it {why}, "
-        f"before that invoke has bound it (NameError); first wait in this invoke for the module that "
-        f"makes it, or a later one (`x = model.<module>.output`, then use `{name}`), or call a "
-        "`tracer.barrier(2)` in both invokes"
+def nnl103(name: str, made_line: int, why: str) -> Message:
+    return Message(
+        f"`{name}` is read {why.replace('{line}', str(made_line))}",
+        "The invokes of a trace run together, module by module, so an earlier invoke's value exists "
+        f"only once it reached the module that makes it (NameError); first wait in this invoke for "
+        f"that module or a later one (`x = model.<module>.output`, then use `{name}`), or call a "
+        "`tracer.barrier(2)` in both invokes.",
     )
 
 
-NNL103_BEFORE_MODULE = "before waiting on any module"
+# Where the later invoke reads the name; `{line}` becomes the earlier invoke's line.
+NNL103_BEFORE_MODULE = "at the start of this invoke, before the invoke on line {line} has made it"
 
 
 def nnl103_later_module(made_at: str, reached: str) -> str:
-    return f"after `{reached}`, while the earlier invoke makes it at `{made_at}`, later in the forward"
+    return f"at `{reached}`, before the invoke on line {{line}} makes it at `{made_at}`"
 
 
-def nnl104(edit_line: int) -> str:
-    return (
-        f"`.save()` keeps a reference, not a copy: the in-place edit on line {edit_line} changes the same "
-        "storage, so the saved value shows the edit; save `.clone()` to keep the value as it was"
+def nnl104(edit_line: int) -> Message:
+    return Message(
+        f"the saved value shows the in-place edit on line {edit_line}: `.save()` keeps a reference",
+        "The edit changes the storage the saved value shares; save `.clone()` to keep the value as it was.",
     )
 
 
-def nnl105(raises: str) -> str:
-    return (
-        "`.save()` marks a value to leave the enclosing trace, but no trace is running here "
-        f"({raises}); move the save into the `with model.trace(...)` block"
+def nnl105(raises: str) -> Message:
+    return Message(
+        f"`.save()` where no trace is running ({raises})",
+        "`.save()` marks a value to leave the enclosing trace; move it into the `with model.trace(...)` block.",
     )
 
 
-NNL301_VALUE = (
-    "`.value` is the nnsight <= 0.3 proxy API: since 0.4 a saved name is the value itself "
-    "(AttributeError: no attribute 'value'); drop `.value`"
+# One short message for `.value` wherever it is reported; the release that removed it differs.
+NNL301_VALUE_SHORT = "`.value` is the removed proxy API: a saved value is the value itself; drop `.value`"
+NNL301_VALUE = Message(
+    NNL301_VALUE_SHORT,
+    "Since nnsight 0.4 a name saved in a trace is the value (AttributeError: no attribute 'value').",
 )
-NNL301_VALUE_CONTAINER = (
-    "`.value` is the nnsight <= 0.4 proxy API: since 0.5 a saved value is the tensor itself "
-    "(AttributeError: no attribute 'value'); drop `.value`"
+NNL301_VALUE_CONTAINER = Message(
+    NNL301_VALUE_SHORT,
+    "Since nnsight 0.5 a saved value kept in a dict or list is the tensor itself (AttributeError: no "
+    "attribute 'value').",
 )
-NNL301_NEXT = (
-    "`.next()` was removed in nnsight 0.8 (AttributeError); walk generation steps with "
-    "`for step in tracer.iter[...]:`"
+NNL301_NEXT = Message(
+    "`.next()` was removed in nnsight 0.8",
+    "It raises AttributeError; walk generation steps with `for step in tracer.iter[...]:`.",
 )
-NNL301_APPLY = (
-    "`tracer.apply(fn, ...)` was removed in nnsight 0.5 (AttributeError); the trace body is real "
-    "Python: call `fn(...)` directly"
+NNL301_APPLY = Message(
+    "`tracer.apply(fn, ...)` was removed in nnsight 0.5",
+    "It raises AttributeError; the trace body is real Python: call `fn(...)` directly.",
 )
-NNL301_FORWARD = (
-    "`model.forward(inference=...)` is the nnsight 0.1 runner; since 0.2 write "
-    "`with model.trace(...) as tracer:` (with `tracer.invoke(...)` per input)"
+NNL301_FORWARD = Message(
+    "`model.forward(inference=...)` is the nnsight 0.1 runner",
+    "Since 0.2 write `with model.trace(...) as tracer:` (with `tracer.invoke(...)` per input).",
 )
 
 
-def nnl301_module_function(function: str, replacement: str) -> str:
-    return (
-        f"`{function}()` was removed from nnsight (AttributeError: module 'nnsight' has no attribute); "
-        f"{replacement}"
+def nnl301_module_function(function: str, replacement: str) -> Message:
+    return Message(
+        f"`{function}()` was removed from nnsight",
+        f"It raises AttributeError: module 'nnsight' has no attribute; {replacement}.",
     )
 
 
@@ -313,97 +343,98 @@ NNL207_TITLE = "item assignment into an attention module's tuple output"
 NNL201_MOVE = "move it into a separate `with tracer.invoke():` after this one"
 
 
-def nnl201_open(loop: str) -> str:
-    return (
-        f"code after an open `{loop}` loop never runs: nnsight 0.8 ends the loop by unwinding the "
-        f"block at the step past the last one (NameError on what it binds); {NNL201_MOVE}"
+def nnl201_open(loop: str) -> Message:
+    return Message(
+        f"code after an open `{loop}` loop never runs",
+        "nnsight 0.8 ends the loop by unwinding the block at the step past the last one (NameError on "
+        f"what it binds); {NNL201_MOVE}.",
     )
 
 
-def nnl201_block(loop: str) -> str:
-    return (
-        f"after an open `with {loop}:` block, this request waits for a step that never comes, and "
-        f"it and everything after it are skipped without a warning; {NNL201_MOVE}"
+def nnl201_block(loop: str) -> Message:
+    return Message(
+        f"after an open `with {loop}:` block, this request and all after it are skipped",
+        f"It waits for a step that never comes, and nnsight drops it without a warning; {NNL201_MOVE}.",
     )
 
 
-def nnl201_bounded(loop: str) -> str:
-    return (
-        f"after the bounded `{loop}` loop this module read means generation step 0 again, which has "
-        "already run (OutOfOrderError); read it inside a `tracer.iter[...]` loop, or in a separate "
-        "`with tracer.invoke():` after this one"
+def nnl201_bounded(loop: str) -> Message:
+    return Message(
+        f"after the bounded `{loop}` loop this module read means step 0, which has already run",
+        "The read fails (OutOfOrderError); read it inside a `tracer.iter[...]` loop, or in a separate "
+        "`with tracer.invoke():` after this one.",
     )
 
 
-def nnl202(later: str, earlier: str, earlier_line: int) -> str:
-    return (
-        f"`{later}` is read after `{earlier}` (line {earlier_line}), but the forward reaches it "
-        "first: by then the model has run past it (OutOfOrderError); read modules in forward order "
-        "within one invoke"
+def nnl202(later: str, earlier: str, earlier_line: int) -> Message:
+    return Message(
+        f"`{later}` is read after `{earlier}` (line {earlier_line}), but the forward reaches it first",
+        "By then the model has run past it (OutOfOrderError); read modules in forward order within one invoke.",
     )
 
 
 NNL203_WHERE = {
     "invoke": "inside another invoke's body",
     "iter": "inside a `tracer.iter` loop",
-    "input": "in a trace that already got an input (its whole body is one invoke)",
+    "input": "in a trace that already got an input",
 }
 
 
-def nnl203(why: str) -> str:
-    return (
-        f"this `tracer.invoke(...)` is opened {NNL203_WHERE[why]}, which runs while the model is "
-        "running (ValueError: Cannot invoke while the model is already running); open invokes side "
-        "by side in the body of a trace without input"
+def nnl203(why: str) -> Message:
+    return Message(
+        f"`tracer.invoke(...)` {NNL203_WHERE[why]} runs while the model is running",
+        "It raises ValueError: Cannot invoke while the model is already running (a trace with an input "
+        "is one invoke); open invokes side by side in the body of a trace without input.",
     )
 
 
-def nnl204(opener: str) -> str:
-    return (
-        f"`{opener}(...)` gets no input and its body opens no `tracer.invoke(...)`: nnsight runs such "
-        "a body at once to collect invokes, outside the model run, so its first module read fails "
-        "(\"outside of interleaving\"); pass the input to the trace or open `with tracer.invoke(input):`"
+def nnl204(opener: str) -> Message:
+    return Message(
+        f"`{opener}(...)` has no input and no `tracer.invoke(...)`: its body runs outside the model run",
+        "nnsight runs such a body at once to collect invokes, so its first module read fails (\"outside "
+        "of interleaving\"); pass the input to the trace or open `with tracer.invoke(input):`.",
     )
 
 
-def nnl204_same_line(opener: str, invoke: str) -> str:
-    return (
-        f"`{invoke}(...)` is opened on the same `with` line as `{opener}(...)`: nnsight enters it before "
-        "the trace has started collecting invokes, so it fails (AttributeError: 'NoneType' object has no "
-        f"attribute 'add'); open `with {invoke}(...):` on its own line inside the trace body"
+def nnl204_same_line(opener: str, invoke: str) -> Message:
+    return Message(
+        f"`{invoke}(...)` is opened on the same `with` line as `{opener}(...)`",
+        "nnsight enters it before the trace has started collecting invokes, so it fails (AttributeError: "
+        f"'NoneType' object has no attribute 'add'); open `with {invoke}(...):` on its own line inside the trace body.",
     )
 
 
-def nnl205(model: str, outer_line: int) -> str:
-    return (
-        f"a trace of `{model}` is opened inside its trace on line {outer_line}, which is still "
-        "running (ValueError: cyclic parent chain, or an unrelated AttributeError); close the first "
-        f"trace before opening the next (`{model}.session()` groups traces)"
+def nnl205(model: str, outer_line: int) -> Message:
+    return Message(
+        f"a trace of `{model}` is opened inside its running trace (line {outer_line})",
+        "The model cannot run again inside its own run (ValueError: cyclic parent chain, or an unrelated "
+        f"AttributeError); close the first trace before opening the next (`{model}.session()` groups traces).",
     )
 
 
-NNL206_INLINE = (
-    "the body of a traced `with` must start on its own line: nnsight intercepts the body at the "
-    "start of its first line (ValueError); put the body on the next line, indented"
+NNL206_INLINE = Message(
+    "the body of a traced `with` must start on its own line",
+    "nnsight intercepts the body at the start of its first line (ValueError); put the body on the next "
+    "line, indented.",
 )
-NNL206_BACKWARD_LINE = (
-    "`.backward()` of this `with` is called on a later line than the `with` (and than its item's "
-    "first line): nnsight looks for the block on the line of the call, finds none, runs a plain "
-    "backward and `with` gets None (TypeError: 'NoneType' object does not support the context "
-    "manager protocol); compute the loss on a line above and write `with loss.backward():`"
+NNL206_BACKWARD_LINE = Message(
+    "`.backward()` of this `with` is called on a later line than the `with`",
+    "nnsight looks for the block on the line of the call, finds none, runs a plain backward and `with` "
+    "gets None (TypeError: 'NoneType' object does not support the context manager protocol); compute "
+    "the loss on a line above and write `with loss.backward():`.",
 )
-NNL206_TRY = (
-    "a traced `with` block cannot start with `try:`: nnsight intercepts the body at its first line "
-    "and cannot get out of a `try` there (ValueError); put a statement above the `try`, or move the "
-    "`try` outside the block"
+NNL206_TRY = Message(
+    "a traced `with` block cannot start with `try:`",
+    "nnsight intercepts the body at its first line and cannot get out of a `try` there (ValueError); "
+    "put a statement above the `try`, or move the `try` outside the block.",
 )
 
 
-def nnl207(access: str) -> str:
-    return (
-        f"`{access}` is the tuple `(attn_output, attn_weights)` in Hugging Face transformers, and a "
-        f"tuple takes no item assignment (TypeError); write into the tensor in place "
-        f"(`{access}[0][:] = ...`) or assign a rebuilt tuple to `{access}`"
+def nnl207(access: str) -> Message:
+    return Message(
+        f"`{access}` is a tuple `(attn_output, attn_weights)`: it takes no item assignment",
+        f"It raises TypeError; write into the tensor in place (`{access}[0][:] = ...`) or assign a rebuilt "
+        f"tuple to `{access}`.",
     )
 
 

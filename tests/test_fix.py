@@ -257,7 +257,7 @@ def test_stdin_fix_prints_the_fixed_source_and_reports_on_stderr() -> None:
 def test_stdin_fix_of_a_file_that_does_not_parse_prints_it_unchanged() -> None:
     result = run_cli("check", "--fix", "-", "--stdin-filename", "cell.py", stdin=BROKEN)
     assert (result.returncode, result.stdout) == (1, BROKEN)
-    assert result.stderr.startswith("cell.py:6:7: NNL000 invalid syntax:")
+    assert result.stderr.startswith("cell.py:6:7: NNL000 invalid syntax")
     assert result.stderr.endswith("Found 1 problem.\n")
 
 
@@ -266,7 +266,7 @@ def test_fix_summary_remaining_findings_and_exit_codes(tmp_path) -> None:
     (tmp_path / "b_bad.py").write_text(TWO_INVOKES)
     result = run_cli("check", "--fix", ".", cwd=tmp_path)
     assert result.returncode == 1  # something unfixable remains
-    assert result.stdout.startswith("a_broken.py:6:7: NNL000 invalid syntax:")
+    assert result.stdout.startswith("a_broken.py:6:7: NNL000 invalid syntax")
     assert result.stderr == "Fixed 1 problem, 1 remaining.\n"
     assert (tmp_path / "b_bad.py").read_text() == FIXED
     quiet = run_cli("check", "--fix", "--quiet", "a_broken.py", cwd=tmp_path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -80,3 +81,26 @@ def test_flake8_reads_trace_names_from_pyproject(tmp_path):
     (tmp_path / "custom.py").write_text(TWO_INVOKES.format(comment="").replace("model.trace()", "model.scan_trace()"))
     assert flake8("custom.py", cwd=tmp_path).stdout.startswith("custom.py:3:36: NNL001 ")
     assert nnsight_lint("custom.py", cwd=tmp_path).stdout.startswith("custom.py:3:36: NNL001 ")
+
+
+def test_flake8_reads_the_settings_docs_flake8_names(tmp_path):
+    """docs/flake8.md: besides `trace-names`, the plugin reads `target-version` (or the nnsight the
+    project declares), `report-deliberate-errors` and the opt-in codes `select` names; which codes
+    are reported stays flake8's."""
+    legacy = 'with model.trace("hello world"):\n    hidden = model.transformer.h[0].output.save()\nprint(hidden.value)\n'
+    (tmp_path / "legacy.py").write_text(legacy)
+    (tmp_path / "demo.py").write_text(
+        "import pytest\nwith pytest.raises(NameError):\n"
+        '    with model.trace("hello world"):\n        hidden = model.transformer.h[0].output\n    print(hidden)\n')
+    shutil.copy(ROOT / "rules" / "NNL104" / "saved_then_output_zeroed.py", tmp_path / "alias.py")
+    codes = lambda out: sorted({(line.split(":")[0], line.split()[1]) for line in out.splitlines()})  # noqa: E731
+    assert codes(flake8("legacy.py", "demo.py", "alias.py", cwd=tmp_path).stdout) == [("legacy.py", "NNL301")]
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.nnsight-lint]\nreport-deliberate-errors = true\nselect = ["NNL", "NNL104"]\n')
+    assert codes(flake8("legacy.py", "demo.py", "alias.py", cwd=tmp_path).stdout) == [
+        ("alias.py", "NNL104"), ("demo.py", "NNL101"), ("legacy.py", "NNL301")]
+    (tmp_path / "pyproject.toml").write_text('[tool.nnsight-lint]\ntarget-version = "0.3"\n')
+    assert codes(flake8("legacy.py", cwd=tmp_path).stdout) == []  # on 0.3, `.value` is right
+    docs = " ".join((ROOT / "docs" / "flake8.md").read_text(encoding="utf-8").split())
+    for key in ("trace-names", "target-version", "report-deliberate-errors", "select"):
+        assert f"`{key}`" in docs, key

@@ -20,7 +20,7 @@ import pytest
 
 from nnsight_lint import messages
 from nnsight_lint.engine.lint import lint_source
-from tests.support import TWO_INVOKES
+from tests.support import TWO_INVOKES, run_cli
 
 pytest.importorskip("pygls")
 
@@ -526,7 +526,7 @@ def open_notebook(server, cells) -> dict:
 def test_initialize_advertises_notebook_sync_to_a_client_that_has_it(client):
     capabilities = client.initialize({"notebookDocument": {"synchronization": {}}})["capabilities"]
     (selector,) = capabilities["notebookDocumentSync"]["notebookSelector"]
-    assert selector["cells"] == [{"language": "python"}]
+    assert selector["cells"] == [{"language": "python"}, {"language": "markdown"}, {"language": "raw"}]
     assert client.shutdown_and_exit() == 0
 
 
@@ -647,3 +647,43 @@ def test_case_findings_of_the_lifecycle_and_remote_rules_are_published(server, c
     published = server.open(text)
     got = {(d["range"]["start"]["line"] + 1, d["code"]) for d in published["diagnostics"]}
     assert got == expected_findings(text)
+
+# --- a notebook in the editor is linted exactly as `check` lints the .ipynb -------------------------
+
+NOTEBOOKS = sorted((ROOT / "tests").rglob("*.ipynb"))
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
+def test_a_notebook_synced_with_its_markdown_gets_the_findings_check_reports(server, notebook, tmp_path):
+    """All cells are sent, as VS Code sends a Jupyter notebook (markdown cells as markdown, raw
+    cells in the `raw` language): what the markdown says makes a cell a demo in both doors."""
+    path = tmp_path / notebook.name  # no pyproject.toml above it: both doors use the defaults
+    path.write_bytes(notebook.read_bytes())
+    checked = run_cli("check", "--no-cache", "--output-format", "json", str(path))
+    assert checked.returncode in (0, 1), checked.stderr
+    expected = sorted((d["cell"], d["location"]["row"] - 1, d["code"], d["message"]) for d in json.loads(checked.stdout))
+
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    uri = path.as_uri()
+    cell = lambda n: f"vscode-notebook-cell:{path}#c{n}"  # noqa: E731
+    language = {"code": "python", "markdown": "markdown"}
+    server.notify("notebookDocument/didOpen", {
+        "notebookDocument": {"uri": uri, "notebookType": "jupyter-notebook", "version": 1, "cells": [
+            {"kind": 1 if c["cell_type"] == "markdown" else 2, "document": cell(n)} for n, c in enumerate(cells)
+        ]},
+        "cellTextDocuments": [
+            {"uri": cell(n), "languageId": language.get(c["cell_type"], "raw"), "version": 1,
+             "text": "".join(c["source"]) if isinstance(c["source"], list) else c["source"]}
+            for n, c in enumerate(cells)
+        ],
+    })
+    code_cells = [n for n, c in enumerate(cells) if c["cell_type"] == "code"]
+    published = []
+    for number, n in enumerate(code_cells, start=1):
+        published += [(number, d["range"]["start"]["line"], d["code"], d["message"]) for d in server.diagnostics(cell(n))["diagnostics"]]
+    server.notify("notebookDocument/didClose", {
+        "notebookDocument": {"uri": uri}, "cellTextDocuments": [{"uri": cell(n)} for n in range(len(cells))],
+    })
+    assert sorted(published) == expected
+    if notebook.name == "walkthrough.ipynb":  # the markdown makes three of its four findings demos
+        assert [code for _, _, code, _ in expected] == ["NNL101"]

@@ -314,7 +314,7 @@ def test_a_helper_in_an_earlier_cell_is_seen_and_named_by_cell(tmp_path):
     (tmp_path / "nb.ipynb").write_text(notebook(code("import torch\n"), code(helper), code(trace)), encoding="utf-8")
     result = run_cli("check", "-q", "nb.ipynb", cwd=tmp_path)
     assert result.stdout.startswith("nb.ipynb:cell 2:2:18: NNL001 [*] ")
-    assert "the backward on line 5 of cell 3 runs later" in result.stdout
+    assert "the backward on line 5 of cell 3 still needs" in result.stdout
 
 
 MAGIC_LINES = [
@@ -359,7 +359,7 @@ def test_python_that_looks_like_ipython_is_not_masked(source):
 
 def test_a_cell_magic_masks_the_whole_cell_and_markdown_and_raw_are_never_linted(tmp_path):
     text = notebook(
-        code("\n%%time\n" + TWO_INVOKES),
+        code("\n%%bash\n" + TWO_INVOKES),  # %%time's body is Python, and linted: see below
         markdown(TWO_INVOKES),
         {"cell_type": "raw", "metadata": {}, "source": TWO_INVOKES},
         code(["%%writefile x.py\n"] + TWO_INVOKES.splitlines(keepends=True)),
@@ -386,7 +386,7 @@ def test_a_cell_that_does_not_parse_is_nnl000_and_the_other_cells_are_checked(tm
     (tmp_path / "nb.ipynb").write_text(notebook(code("import torch\n"), code("def f(:\n    pass\n"), code(TWO_INVOKES)), encoding="utf-8")
     result = run_cli("check", "-q", "nb.ipynb", cwd=tmp_path)
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("nb.ipynb:cell 2:1:7: NNL000 invalid syntax:")
+    assert lines[0].startswith("nb.ipynb:cell 2:1:7: NNL000 invalid syntax")
     assert lines[1].startswith("nb.ipynb:cell 3:3:36: NNL001")
 
 
@@ -493,9 +493,9 @@ PERCENT_SCRIPT = """\
 !pip install nnsight
 %load_ext autoreload
 import torch
-# %%time
-%%time
-this cell is run by the magic, not by Python
+# %%writefile notes.txt
+%%writefile notes.txt
+this cell is written to a file by the magic, not run by Python
 # %%
 """ + TWO_INVOKES
 
@@ -508,11 +508,11 @@ def test_percent_script_magics_are_masked_as_in_a_notebook(tmp_path):
     assert line.startswith("walkthrough.py:13:36: NNL001 [*]")  # line 3 of TWO_INVOKES, 10 lines down
     # The same code cells in a notebook: the same finding, at the same place inside its cell.
     cells = ["!pip install nnsight\n%load_ext autoreload\nimport torch\n",
-             "%%time\nthis cell is run by the magic, not by Python\n", TWO_INVOKES]
+             "%%writefile notes.txt\nthis cell is written to a file by the magic, not run by Python\n", TWO_INVOKES]
     (tmp_path / "walkthrough.ipynb").write_text(notebook(*map(code, cells)))
     in_notebook = run_cli("check", "--no-cache", "walkthrough.ipynb", cwd=tmp_path).stdout
     assert in_notebook.startswith("walkthrough.ipynb:cell 3:3:36: NNL001 [*]")
-    assert "on line 15 runs later" in line and "on line 5 runs later" in in_notebook  # each counts its own lines
+    assert "on line 15 still needs" in line and "on line 5 still needs" in in_notebook  # each counts its own lines
 
 
 def test_a_script_without_cell_markers_is_not_masked(tmp_path):
@@ -528,7 +528,7 @@ def test_percent_script_is_fixed_on_its_own_lines_magics_kept(tmp_path):
     fixed = run_cli("check", "--no-cache", "--fix", "walkthrough.py", cwd=tmp_path)
     assert (fixed.returncode, fixed.stdout, fixed.stderr) == (0, "", "Fixed 1 problem, 0 remaining.\n")
     expected = PERCENT_SCRIPT.replace(".backward()\n    with", ".backward(retain_graph=True)\n    with")
-    assert (tmp_path / "walkthrough.py").read_text() == expected  # `!pip`, `%load_ext`, the %%time cell unchanged
+    assert (tmp_path / "walkthrough.py").read_text() == expected  # `!pip`, `%load_ext`, the %%writefile cell unchanged
     assert "+        model.lm_head.output.sum().backward(retain_graph=True)" in diff.stdout
 
 
@@ -570,3 +570,24 @@ def test_a_one_line_trace_read_in_a_later_cell_is_fixed_by_both_rules(tmp_path):
     assert (tmp_path / "same.py").read_text(encoding="utf-8") == ONE_LINE_FIXED + "print(h.shape)\n"
     assert ExecRunner().errors(fixed) is None
 
+
+
+# --- cell magics whose body is Python are linted (issue 23) ------------------------------------
+
+
+@pytest.mark.parametrize("magic", ["%%time", "%%timeit -n1 -r1", "%%capture out", "%%prun -q"])
+def test_the_body_of_a_python_cell_magic_is_linted_and_fixed(tmp_path, magic):
+    path = tmp_path / "nb.ipynb"
+    path.write_text(notebook(code(f"{magic}\n{TWO_INVOKES}"), code(f"%%bash\n{TWO_INVOKES}")), encoding="utf-8")
+    result = run_cli("check", "--no-cache", "nb.ipynb", cwd=tmp_path)
+    assert result.stdout == f"nb.ipynb:cell 1:4:36: NNL001 [*] {messages.nnl001('backward()', 6)}\n"  # not the %%bash cell
+    fixed = run_cli("check", "--no-cache", "--fix", "nb.ipynb", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    first = json.loads(path.read_text(encoding="utf-8"))["cells"][0]["source"]
+    assert first.startswith(f"{magic}\n") and "backward(retain_graph=True)" in first
+
+
+def test_mask_keeps_a_python_cell_magic_body_and_masks_its_own_line_magics():
+    masked, lines = mask("%%time\nwith model.trace('hello'):\n    %who\n    x = 1\n")
+    assert masked == "\nwith model.trace('hello'):\n    pass\n    x = 1\n" and lines == {1, 3}
+    assert mask("%%writefile a.py\nx = 1\n") == ("\n\n", frozenset({1, 2}))

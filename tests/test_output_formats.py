@@ -50,7 +50,7 @@ def test_concise_is_the_default(tmp_path):
     assert check(tmp_path, "--output-format", "concise", "bad.py").stdout == result.stdout
 
 
-def test_full_shows_the_line_a_caret_the_fix_and_the_explain_pointer(tmp_path):
+def test_full_shows_the_line_a_caret_the_story_the_fix_and_the_explain_pointer(tmp_path):
     result = check(tmp_path, "--output-format", "full", "bad.py", "multi.py",
                    files=(("bad.py", TWO_INVOKES), ("multi.py", MULTILINE)))
     assert result.returncode == 1
@@ -60,6 +60,9 @@ bad.py:3:36: NNL001 [*] {MESSAGE}
 3 |         model.lm_head.output.sum().backward()
   |                                    ^^^^^^^^ NNL001
   |
+  = why: Every invoke of a trace runs in one batched forward, so they share one autograd graph; the
+         first backward without `retain_graph=True` frees it, and the next one fails (RuntimeError:
+         Trying to backward through the graph a second time).
   = fix (safe):
 3 -         model.lm_head.output.sum().backward()
 3 +         model.lm_head.output.sum().backward(retain_graph=True)
@@ -70,6 +73,9 @@ multi.py:5:16: NNL001 [*] {GRAD_MESSAGE}
 5 |         (g,) = grad(
   |                ^^^^ NNL001
   |
+  = why: Every invoke of a trace runs in one batched forward, so they share one autograd graph; the
+         first backward without `retain_graph=True` frees it, and the next one fails (RuntimeError:
+         Trying to backward through the graph a second time).
   = fix (safe):
 8 -         )
 8 +             retain_graph=True,

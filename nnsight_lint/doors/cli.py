@@ -22,17 +22,42 @@ def _globs(text: str) -> List[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line, as ruff prints it: what is wrong, a "did you mean"
+    for a misspelt option, and where `--help` is; never the whole usage block."""
+
+    argv: Optional[Sequence[str]] = None  # what main() parses, to name the subcommand in errors
+
+    def error(self, message: str):
+        import difflib
+        import re
+
+        commands = {name: p for a in self._actions if isinstance(a, argparse._SubParsersAction) for name, p in a.choices.items()}
+        # argparse reports a subcommand's unknown option from the top parser: name the subcommand's.
+        chosen = next((commands[arg] for arg in (self.argv or sys.argv[1:]) if arg in commands), None)
+        parser = chosen or self
+        options = [o for action in parser._actions for o in action.option_strings if o.startswith("--")]
+        unknown = re.match(r"unrecognized arguments: (\S+)", message)
+        if unknown:
+            given = unknown.group(1).split("=")[0]
+            close = difflib.get_close_matches(given, options, n=1, cutoff=0.75) if given.startswith("-") else []
+            message = f"unexpected argument '{given}'" + (f"; did you mean '{close[0]}'?" if close else "")
+        self.exit(EXIT_ERROR, f"nnsight-lint: error: {message} (`{parser.prog} --help` lists the options)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="nnsight-lint", description="Catch nnsight mistakes before they cost a GPU hour."
     )
     parser.add_argument("--version", action="version", version=f"nnsight-lint {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
     check = commands.add_parser("check", help="check files or directories (default: .)")
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files, directories, or - for stdin")
     check.add_argument("--select", type=_codes, default=[], metavar="CODES", help="only these codes or prefixes")
+    check.add_argument("--extend-select", type=_codes, default=[], metavar="CODES",
+                       help="these codes or prefixes on top of the selected ones (e.g. an opt-in rule)")
     check.add_argument("--ignore", type=_codes, default=[], metavar="CODES", help="skip these codes or prefixes")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
@@ -40,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--fix", action="store_true", help="apply fixes in place (stdin: print the fixed source)")
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
     check.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes marked unsafe")
+    check.add_argument("--show-fixes", action="store_true",
+                       help="list the fixes by file and rule: those applied (--fix), or those --fix would apply")
     check.add_argument(
         "--no-notebooks", dest="notebooks", action="store_false", default=None,
         help="do not walk directories for .ipynb notebooks (named notebooks are still checked)",
@@ -55,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--statistics", action="store_true", help="print the number of findings per code instead")
     check.add_argument("--show-settings", action="store_true",
                        help="print the settings each PATH gets, and where each came from, and exit")
+    check.add_argument("--show-files", action="store_true", help="print the files that would be checked and exit")
+    check.add_argument("-v", "--verbose", action="store_true",
+                       help="say on stderr where the settings come from, the nnsight targeted, and what was checked")
     check.add_argument("--jobs", "-j", type=_positive, metavar="N", help="processes to check with (default: CPUs)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     check.add_argument("--cache-dir", metavar="DIR", help="where the cache lives (default: .nnsight_lint_cache "
@@ -83,11 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
     migrate.add_argument("--safe-only", action="store_true", help="only the fixes marked safe")
     migrate.set_defaults(handler=_migrate)
 
-    explain = commands.add_parser("explain", help="print the full explanation of a rule")
+    explain = commands.add_parser("explain", help="print the full explanation of a rule (by code or name)")
     explain.add_argument("code", metavar="CODE")
     explain.set_defaults(handler=_explain)
 
     listing = commands.add_parser("rules", help="list the rules")
+    listing.add_argument("--output-format", choices=("text", "json"), default="text", help="a table, or JSON")
     listing.set_defaults(handler=_rules)
 
     server = commands.add_parser("server", help="run the language server (LSP) on stdin/stdout")
@@ -98,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
+    parser.argv = argv
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit:  # argparse: --help/--version exit 0, usage errors exit 2
@@ -116,7 +148,7 @@ def _check(args) -> int:
     from nnsight_lint.doors.runner import check_paths
     from nnsight_lint.sources.config import ConfigError
 
-    unknown = [c for c in args.select + args.ignore if not rules.is_known_prefix(c)]
+    unknown = [c for c in args.select + args.extend_select + args.ignore if not rules.is_known_prefix(c)]
     if unknown:
         return _usage_error(f"unknown rule code or prefix: {', '.join(unknown)}")
     if args.statistics and args.output_format in ("github", "sarif"):  # a table is no annotation or SARIF log
@@ -134,6 +166,12 @@ def _check(args) -> int:
             return EXIT_CLEAN
         named = args.stdin_filename if args.paths == ["-"] else None
         stdin_settings = resolver.for_path(named) if args.paths == ["-"] else None
+        if args.show_files:
+            if args.paths != ["-"]:
+                sys.stdout.write("".join(f"{os.path.abspath(f)}\n" for f in resolver.files(args.paths, args.force_exclude)))
+            return EXIT_CLEAN
+        if args.verbose:
+            _say_settings(resolver, named if args.paths == ["-"] else args.paths[0])
     except ConfigError as error:
         return _usage_error(str(error))
 
@@ -149,6 +187,11 @@ def _check(args) -> int:
         else:
             files = list(resolver.files(args.paths, args.force_exclude, on_warning=_warn))
             results = check_paths(files, resolver.options, jobs=args.jobs, cache=_cache(args, resolver))
+            if args.verbose:
+                _say(f"checked {len(files)} file{'s' if len(files) != 1 else ''}" + (":" if files else ""))
+                for path in files:
+                    _say(f"  {path}")
+            _say_skipped(args.paths, results)
     except ConfigError as error:  # a project's own settings, met during the walk
         return _usage_error(str(error))
 
@@ -160,12 +203,18 @@ def _check(args) -> int:
     )
     errors = [r for r in results if r.error]
     sys.stdout.write(_render(args, diagnostics, sources))
+    if args.show_fixes:
+        by_path = {}
+        for d in diagnostics:
+            by_path.setdefault(d.path, []).append(d)
+        sys.stdout.write(_enumerate_fixes(by_path, args.unsafe_fixes, "Would fix"))
     sys.stdout.flush()
     for result in errors:
         print(f"error: {result.path}: {result.error}", file=sys.stderr)
     if not args.quiet:
         hidden = sum(r.hidden for r in results)
-        print(_summary(len(diagnostics), sum(1 for d in diagnostics if d.fix), len(errors), hidden), file=sys.stderr)
+        fixable, unsafe_hidden = _fix_counts(diagnostics, args.unsafe_fixes)
+        print(_summary(len(diagnostics), fixable, len(errors), hidden, unsafe_hidden, args.unsafe_fixes), file=sys.stderr)
         for note in _unpinned_legacy(diagnostics, resolver):
             print(note, file=sys.stderr)
     if errors:
@@ -233,12 +282,15 @@ def _fix(args, resolver) -> int:
         if result.notice:
             _warn(result.path, result.notice)
     fixed = sum(r.fixed for r in results)
+    if args.show_fixes:
+        (sys.stderr if args.diff or stdin else sys.stdout).write(_fixes_by_file(resolver, results, would=args.diff))
     if getattr(args, "migrating", None):
         if args.diff:  # stdout stays a patch
             sys.stderr.write(_render(args, remaining))
         print(_migration_summary(args.migrating, fixed, remaining, args.diff), file=sys.stderr)
     elif not args.quiet:
-        print(_fix_summary(fixed, len(remaining), len(errors), args.diff), file=sys.stderr)
+        print(_fix_summary(fixed, len(remaining), len(errors), args.diff, _fix_counts(remaining, args.unsafe_fixes)[1]),
+              file=sys.stderr)
     if errors:
         return EXIT_ERROR
     if args.diff:
@@ -246,6 +298,44 @@ def _fix(args, resolver) -> int:
     if args.exit_non_zero_on_fix and any(r.changed for r in results) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
+
+
+def _fixes_by_file(resolver, results, would: bool) -> str:
+    """What --fix changed, per file and rule, as ruff's `--show-fixes` says it: the findings of the
+    text before that the text after no longer has."""
+    from collections import Counter
+
+    from nnsight_lint.sources import source
+
+    fixed = {}
+    for r in results:
+        if not r.changed or r.error:
+            continue
+        path = None if r.path == "-" else r.path
+        options = resolver.for_path(path).lint_options(path)
+        before = Counter(d.code for d in source.of(r.before, r.path).lint(options) if d.fix)
+        fixed[r.path] = before - Counter(d.code for d in r.remaining)
+    return _enumerate_fixes(fixed, True, "Would fix" if would else "Fixed")
+
+
+def _enumerate_fixes(by_path, unsafe: bool, verb: str) -> str:
+    """`by_path`: each file's findings, or a Counter of the codes fixed in it."""
+    from collections import Counter
+
+    from nnsight_lint import rules
+    from nnsight_lint.doors.output import fixable
+
+    lines, total = [], 0
+    for path, found in by_path.items():
+        counts = found if isinstance(found, Counter) else Counter(d.code for d in found if fixable(d, unsafe))
+        counts = {code: n for code, n in sorted(counts.items()) if n > 0}
+        if counts:
+            lines.append(f"- {path}:")
+            lines += [f"    {n} × {code} ({rules.rule(code).NAME})" for code, n in counts.items()]
+            total += sum(counts.values())
+    if not total:
+        return ""
+    return f"\n{verb} {total} problem{'s' if total != 1 else ''}:\n" + "\n".join(lines) + "\n"
 
 
 def _migrate(args) -> int:
@@ -287,7 +377,8 @@ def _settings(args, known_codes):
     from nnsight_lint.sources import config
 
     return config.Resolver(
-        args.config, known_codes, select=args.select or None, ignore=args.ignore or None,
+        args.config, known_codes, on_warning=_warn, select=args.select or None,
+        extend_select=args.extend_select or None, ignore=args.ignore or None,
         exclude=args.exclude, extend_exclude=args.extend_exclude, notebooks=args.notebooks,
         target_version=args.target_version, transformers_version=args.transformers_version,
         report_deliberate_errors=args.report_deliberate_errors,
@@ -313,13 +404,21 @@ def _cache(args, resolver):
 
 
 def _version(text: str) -> str:
+    """MAJOR.MINOR of an nnsight the rules know; a patch release is read as its minor, and said."""
     from nnsight_lint.knowledge import versions
 
     try:
-        versions.parse_target(text)
+        version = versions.parse_target(text)
     except versions.VersionError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-    return text.strip()
+    if version > versions.NEWEST or version[0] != 0:
+        raise argparse.ArgumentTypeError(
+            f"nnsight {text.strip()} is unknown: the rules know nnsight up to {versions.show(versions.NEWEST)}"
+        )
+    shown = versions.show(version)
+    if text.strip() != shown:
+        _say(f"--target-version {text.strip()} is read as {shown}: the rules tell minor releases apart, not patches")
+    return shown
 
 
 def _release(text: str) -> str:
@@ -331,21 +430,41 @@ def _release(text: str) -> str:
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
 
 
 def _render(args, diagnostics, sources=None) -> str:
     from nnsight_lint.doors import output
 
     if args.statistics:
-        return output.statistics(diagnostics, as_json_list=args.output_format == "json")
-    return output.render(args.output_format, diagnostics, sources)
+        return output.statistics(diagnostics, as_json_list=args.output_format == "json", unsafe=args.unsafe_fixes)
+    return output.render(args.output_format, diagnostics, sources, unsafe=args.unsafe_fixes)
 
 
-def _summary(found: int, fixable: int, unchecked: int = 0, hidden: int = 0) -> str:
+def _fix_counts(diagnostics, unsafe: bool):
+    """(fixes `--fix` applies, unsafe fixes it applies only with `--unsafe-fixes`: "hidden")."""
+    from nnsight_lint.doors.output import fixable
+
+    applied = sum(1 for d in diagnostics if fixable(d, unsafe))
+    return applied, sum(1 for d in diagnostics if fixable(d, True)) - applied
+
+
+def _hidden(hidden: int) -> str:
+    return f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with `--unsafe-fixes`"
+
+
+def _summary(found: int, fixable: int, unchecked: int = 0, hidden: int = 0, unsafe_hidden: int = 0,
+             unsafe: bool = False) -> str:
+    """`hidden`: deliberate demos not shown; `unsafe_hidden`: unsafe fixes `--fix` leaves out until
+    `--unsafe-fixes` is given (ruff's "hidden fixes"). `[*]` counts what `--fix` would apply."""
     from nnsight_lint import messages
 
     if not found and not unchecked:
@@ -356,27 +475,37 @@ def _summary(found: int, fixable: int, unchecked: int = 0, hidden: int = 0) -> s
         text += f" {unchecked} file{'s' if unchecked != 1 else ''} could not be checked."
     if hidden:  # "All checks passed." must not hide what was not shown
         text += "\n" + messages.HIDDEN_DEMOS.format(count=hidden, s="s" if hidden != 1 else "")
+    command = "nnsight-lint check --fix" + (" --unsafe-fixes" if unsafe else "")
     if fixable:
-        text += f"\n[*] {fixable} fixable with `nnsight-lint check --fix`."
+        text += f"\n[*] {fixable} fixable with `{command}`" + (f" ({_hidden(unsafe_hidden)})." if unsafe_hidden else ".")
+    elif unsafe_hidden:
+        text += f"\nNo fixes available ({_hidden(unsafe_hidden)})."
     return text
 
 
-def _fix_summary(fixed: int, remaining: int, failed: int, would: bool) -> str:
-    """As ruff says it: what was fixed and what remains; with nothing fixed, what `check` says."""
+def _fix_summary(fixed: int, remaining: int, failed: int, would: bool, hidden: int = 0) -> str:
+    """As ruff says it: what was fixed and what remains; with nothing fixed, what `check` says;
+    the unsafe fixes left out (`hidden`) are counted so that a `--fix` that changed nothing says why."""
+    note = f" ({_hidden(hidden)})" if hidden else ""
     if fixed:
-        return f"{'Would fix' if would else 'Fixed'} {fixed} problem{'s' if fixed != 1 else ''}, {remaining} remaining."
+        return f"{'Would fix' if would else 'Fixed'} {fixed} problem{'s' if fixed != 1 else ''}, {remaining} remaining{note}."
     if not remaining and not failed:
         return "All checks passed."
     text = f"Found {remaining} problem{'s' if remaining != 1 else ''}."
     if failed:  # never "passed": the errors above name files that were not (fully) fixed
         text += f" {failed} file{'s' if failed != 1 else ''} could not be fixed."
+    if hidden:
+        text += f"\nNo fixes applied ({_hidden(hidden)})."
     return text
+
+
 
 
 def _explain(args) -> int:
     from nnsight_lint import rules
 
-    code = args.code.upper()
+    by_name = {rule.NAME: code for code, rule in rules.RULES.items()}
+    code = by_name.get(args.code.strip().lower(), args.code.strip().upper())
     if code not in rules.RULES:
         return _usage_error(f"unknown rule {args.code!r}; `nnsight-lint rules` lists them")
     sys.stdout.write(rules.explanation(code))
@@ -386,6 +515,16 @@ def _explain(args) -> int:
 def _rules(args) -> int:
     from nnsight_lint import rules
 
+    if args.output_format == "json":
+        import json
+
+        listed = [
+            {"code": code, "name": rule.NAME, "summary": rule.SUMMARY, "default": rules.is_default(code),
+             "fix": getattr(rule, "FIX", None), "nnsight": rules.versions(code), "url": messages_url(code)}
+            for code, rule in rules.RULES.items()
+        ]
+        sys.stdout.write(json.dumps(listed, indent=2) + "\n")
+        return EXIT_CLEAN
     print(f"{'code':<7} {'name':<32} {'default':<8} {'fix':<7} {'nnsight':<8} summary")
     for code, rule in rules.RULES.items():
         default = "on" if rules.is_default(code) else "opt-in"
@@ -404,6 +543,42 @@ def _server(args) -> int:
 
         return _usage_error(messages.LSP_MISSING_EXTRA)
     return serve()
+
+
+def messages_url(code: str) -> str:
+    from nnsight_lint import messages
+
+    return messages.DOCS_URL.format(code=code)
+
+
+def _say(message: str) -> None:
+    print(f"nnsight-lint: {message}", file=sys.stderr)
+
+
+def _say_skipped(paths, results) -> None:
+    """A notebook named on the command line whose kernel is not Python is not checked: say so, or
+    "All checks passed." would read as if it had been."""
+    from nnsight_lint.sources import notebook
+
+    named = {os.path.normpath(p) for p in paths if os.path.isfile(p) and notebook.is_notebook(p)}
+    for path in sorted(named):
+        try:
+            with open(path, "rb") as handle:
+                python = notebook.read(handle.read()).python
+        except (OSError, notebook.NotebookError):
+            continue
+        if not python:
+            _say(f"not checked, its kernel is not Python: {path}")
+
+
+def _say_settings(resolver, path) -> None:
+    """--verbose: where the settings of the first path come from, and the nnsight it targets."""
+    from nnsight_lint.knowledge import versions
+
+    settings = resolver.for_path(path)
+    target = settings.target()
+    _say(f"settings: {settings.config_file or 'no config file (the defaults)'}")
+    _say(f"target nnsight {versions.show(target.version)} ({target.source})")
 
 
 def _warn(path: str, message: str) -> None:

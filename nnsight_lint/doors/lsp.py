@@ -2,8 +2,9 @@
 
 Findings are published as diagnostics when a document is opened, changed or saved (full text sync)
 and cleared when it is closed. Notebooks are synced as notebook documents (`notebookDocument/*`):
-their Python code cells are linted together, joined in order, as `nnsight-lint check` lints an
-.ipynb, and each cell gets its findings at its own lines. A cell sent as a plain text document is
+their Python code cells are linted together, joined in order, exactly as `nnsight-lint check` lints
+the same .ipynb (`source.notebook_cells`: markdown that says a cell fails makes it a demo there
+too), and each cell gets its findings at its own lines. A cell sent as a plain text document is
 Python with IPython syntax, linted on its own (`source.for_editor`). Changes are coalesced: a version superseded before its turn comes is
 never linted. The findings of a version are kept, so code actions and hover reuse them.
 
@@ -127,7 +128,11 @@ def _pieces(text: str) -> List[str]:
 
 
 NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions(
-    notebook_selector=[types.NotebookDocumentFilterWithCells(cells=[types.NotebookCellLanguage("python")], notebook="*")]
+    # Markdown cells too: what they say decides which code cells fail on purpose, as in `check`;
+    # raw cells sit between them (a raw cell after a code cell is not "the markdown right after").
+    notebook_selector=[types.NotebookDocumentFilterWithCells(
+        cells=[types.NotebookCellLanguage(language) for language in ("python", "markdown", "raw")], notebook="*"
+    )]
 )
 
 
@@ -316,6 +321,7 @@ class _Linted:
     versions: Tuple[Optional[int], ...]
     options: LintOptions
     findings: List[Diagnostic]  # a notebook's name their cell (1-based among `cells`)
+    layout: Tuple = ()  # the unit's `layout` linted (its markdown)
 
 
 @dataclass
@@ -326,11 +332,15 @@ class _Unit:
     uri: str  # the text document's or the notebook's
     cells: List  # the text documents linted: the document itself, or the code cells in order
     notebook: bool
+    # A notebook's every cell in order: ("code", None) for each of `cells`, (kind, text) for the
+    # others (markdown says which code cells fail on purpose, as in `check`).
+    layout: Tuple[Tuple[str, Optional[str]], ...] = ()
 
     def source(self, texts: Sequence[str], options: LintOptions) -> source.Source:
         path = _settings_path(self.uri) or "untitled.py"
         if self.notebook:
-            return source.Cells(path, texts)
+            code = iter(texts)
+            return source.notebook_cells(path, [(k, next(code) if k == "code" else t) for k, t in self.layout], options)
         return source.for_editor(texts[0], path, cell=_is_cell(self.uri))
 
     def findings_of(self, linted: _Linted, uri: str) -> List[Diagnostic]:
@@ -351,8 +361,16 @@ def _unit(ls: LanguageServer, uri: str) -> Optional[_Unit]:
     document that is not Python."""
     notebook = ls.workspace.get_notebook_document(notebook_uri=uri) or ls.workspace.get_notebook_document(cell_uri=uri)
     if notebook is not None:
-        documents = [ls.workspace.get_text_document(c.document) for c in notebook.cells if c.kind == types.NotebookCellKind.Code]
-        return _Unit(notebook.uri, [d for d in documents if _is_python(d)], True)
+        cells, layout = [], []
+        for cell in notebook.cells:
+            document = ls.workspace.get_text_document(cell.document)
+            if cell.kind == types.NotebookCellKind.Code and _is_python(document):
+                cells.append(document)
+                layout.append(("code", None))
+            else:  # markdown, or code in another language: not linted, as `check` would not
+                kind = "markdown" if cell.kind == types.NotebookCellKind.Markup else "other"
+                layout.append((kind, document.source if kind == "markdown" else ""))
+        return _Unit(notebook.uri, cells, True, tuple(layout))
     if unquote(uri) not in ls.workspace.text_documents and uri not in ls.workspace.text_documents:
         return None  # never opened (a hover or save the editor sent for it anyway): nothing to say
     document = ls.workspace.get_text_document(uri)
@@ -383,7 +401,7 @@ def _linted(ls: LanguageServer, unit: _Unit) -> Optional[_Linted]:
     texts = tuple(cell.source for cell in unit.cells)
     versions = tuple(cell.version for cell in unit.cells)
     known = ls.nnl_state.linted.get(unit.uri)
-    if known is not None and known.versions == versions and known.texts == texts:
+    if known is not None and known.versions == versions and known.texts == texts and known.layout == unit.layout:
         return known
     options = _options(ls, unit.uri)
     if sum(map(len, texts)) > LARGE_DOCUMENT:
@@ -393,7 +411,7 @@ def _linted(ls: LanguageServer, unit: _Unit) -> Optional[_Linted]:
     findings, error = source.checked(unit.source(texts, options), options, document)
     if error:
         _log(ls, f"{unit.uri}: {error}")
-    known = _Linted(texts, versions, options, findings)
+    known = _Linted(texts, versions, options, findings, unit.layout)
     ls.nnl_state.linted[unit.uri] = known
     return known
 

@@ -29,22 +29,30 @@ def rule_url(code: str) -> str:
     return messages.DOCS_URL.format(code=code)
 
 
-def concise(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
-    return "".join(
-        f"{location(d)}: {d.code}{' [*]' if d.fix else ''} {d.message}\n" for d in diagnostics
-    )
+def fixable(d: Diagnostic, unsafe: bool = False) -> bool:
+    """Does `--fix` (with `--unsafe-fixes` when `unsafe`) apply this finding's fix? What `[*]`
+    marks, as in ruff: an unsafe fix is "hidden" until `--unsafe-fixes` is given."""
+    return d.fix is not None and bool(d.fix.edits) and (d.fix.safe or unsafe)
+
+
+def _mark(d: Diagnostic, unsafe: bool) -> str:
+    return " [*]" if fixable(d, unsafe) else ""
+
+
+def concise(diagnostics: List[Diagnostic], sources: Sources = None, unsafe: bool = False) -> str:
+    return "".join(f"{location(d)}: {d.code}{_mark(d, unsafe)} {d.message}\n" for d in diagnostics)
 
 
 # --- full: the concise line, the source line with a caret, the fix, the explain pointer ---------
 
 
-def full(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
+def full(diagnostics: List[Diagnostic], sources: Sources = None, unsafe: bool = False) -> str:
     stored = _Stored(sources)
-    return "".join(_full_block(d, stored.lines(d)) for d in diagnostics)  # a notebook's: its cell's lines
+    return "".join(_full_block(d, stored.lines(d), unsafe) for d in diagnostics)  # a notebook's: its cell's lines
 
 
-def _full_block(d: Diagnostic, lines: Optional[List[str]]) -> str:
-    out = [f"{location(d)}: {d.code}{' [*]' if d.fix else ''} {d.message}"]
+def _full_block(d: Diagnostic, lines: Optional[List[str]], unsafe: bool = False) -> str:
+    out = [f"{location(d)}: {d.code}{_mark(d, unsafe)} {d.message}"]
     fix_lines = _fix_preview(d, lines) if d.fix else None
     shown = [d.line] + [number for number, _, _ in fix_lines or ()]
     width = len(str(max(shown)))
@@ -54,6 +62,8 @@ def _full_block(d: Diagnostic, lines: Optional[List[str]]) -> str:
         end = d.end.column if d.end.line == d.line else len(text) + 1
         carets = "^" * max(1, end - d.column)
         out += [bar, f"{d.line:>{width}} | {text}", f"{bar} {' ' * (d.column - 1)}{carets} {d.code}", bar]
+    if d.detail:  # the story behind the short message
+        out += _wrapped(d.detail, f"{' ' * width} = why: ", f"{' ' * width}        ")
     if d.fix:
         out.append(f"{' ' * width} = fix ({d.fix.applicability}):")
         if fix_lines is not None:
@@ -62,6 +72,13 @@ def _full_block(d: Diagnostic, lines: Optional[List[str]]) -> str:
             out += [f"{' ' * width}   {_describe_edit(edit)}" for edit in d.fix.edits]
     out.append(f"{' ' * width} = {messages.EXPLAIN_POINTER.format(code=d.code)}")
     return "\n".join(out) + "\n\n"
+
+
+def _wrapped(text: str, first: str, rest: str) -> List[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width=100, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False,
+                         break_long_words=False) or [first.rstrip()]
 
 
 def _fix_preview(d: Diagnostic, lines: Optional[List[str]]):
@@ -299,27 +316,30 @@ def sarif(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
 FORMATS = {"concise": concise, "full": full, "json": as_json, "github": github, "sarif": sarif}
 
 
-def render(name: str, diagnostics: List[Diagnostic], sources: Sources = None) -> str:
+def render(name: str, diagnostics: List[Diagnostic], sources: Sources = None, unsafe: bool = False) -> str:
+    """`unsafe`: `--unsafe-fixes` was given, so `[*]` marks unsafe fixes too (concise, full)."""
+    if name in ("concise", "full"):
+        return FORMATS[name](diagnostics, sources, unsafe)
     return FORMATS[name](diagnostics, sources)
 
 
 # --- --statistics ------------------------------------------------------------------------------
 
 
-def statistics(diagnostics: Sequence[Diagnostic], as_json_list: bool = False) -> str:
-    """How many findings per code, most frequent first; `[*]` when some of them have a fix."""
+def statistics(diagnostics: Sequence[Diagnostic], as_json_list: bool = False, unsafe: bool = False) -> str:
+    """How many findings per code, most frequent first; `[*]` when `--fix` fixes some of them."""
     from nnsight_lint import rules
 
     counts = Counter(d.code for d in diagnostics)
-    fixable = Counter(d.code for d in diagnostics if d.fix)
+    fixes = Counter(d.code for d in diagnostics if fixable(d, unsafe))
     order = sorted(counts, key=lambda code: (-counts[code], code))
     names = {code: getattr(rules.RULES.get(code), "NAME", "") for code in order}
     if as_json_list:
         items = [
-            {"code": c, "name": names[c], "count": counts[c], "fixable": fixable[c]} for c in order
+            {"code": c, "name": names[c], "count": counts[c], "fixable": fixes[c]} for c in order
         ]
         return json.dumps(items, indent=2) + "\n"
     width = len(str(max(counts.values()))) if counts else 1
     return "".join(
-        f"{counts[c]:>{width}}\t{c}\t{'[*]' if fixable[c] else '   '} {names[c]}\n" for c in order
+        f"{counts[c]:>{width}}\t{c}\t{'[*]' if fixes[c] else '   '} {names[c]}\n" for c in order
     )

@@ -51,6 +51,8 @@ def retell(error: BaseException) -> bool:
         return False
     original = str(error)
     error.args = (f"{text}\n\n{messages.ORIGINAL_ERROR.format(text=original)}",)
+    if isinstance(error, ImportError):  # its str() is `.msg`, not its args
+        error.msg = error.args[0]
     try:
         setattr(error, _MARK, True)
     except AttributeError:
@@ -73,7 +75,7 @@ def retell_warning(shown: "warnings.WarningMessage") -> bool:
         finding = _explaining(shown.filename, [shown.lineno], explains, None)
         if finding is None:
             return False
-        message = shown.category(f"{_told(finding)}\n\n{messages.ORIGINAL_WARNING.format(text=text)}")
+        message = shown.category(f"{_told(finding, 'warning')}\n\n{messages.ORIGINAL_WARNING.format(text=text)}")
         setattr(message, _MARK, True)
         shown.message = message
         return True
@@ -100,7 +102,7 @@ def _explanation(error: BaseException) -> Optional[str]:
         here = raised_at if raised_at is not None and raised_at[0] == path else None
         finding = _explaining(path, lines_by_file[path], explains, missing, here, models)
         if finding is not None:
-            return _told(finding)
+            return _told(finding, "error", type(error).__name__ if isinstance(error, NameError) else None)
     return _grad_order(error, frames) or _module_path_error(error, frames)
 
 
@@ -326,14 +328,22 @@ def _trace_spans(path: str) -> List[Tuple[int, int]]:
     return [(positions.span(node)[0].line, positions.span(node)[1].line) for node in outermost]
 
 
-def _told(diagnostic) -> str:
+def _told(diagnostic, what: str, raised: Optional[str] = None) -> str:
+    """The finding told as the run-time `what` ("error" or "warning"): its message and story, where
+    it is (a Jupyter cell named as IPython names it), and the explain pointer. `raised`: the class of
+    the NameError raised, named instead of the finding's generic `NameError` (an
+    `UnboundLocalError` is one when the name is a function's local)."""
     from nnsight_lint import rules
+    from nnsight_lint.doors.runtime import where
 
-    where = f"{diagnostic.path}:{diagnostic.line}"
+    said = f"{diagnostic.message}\n{diagnostic.detail}" if diagnostic.detail else diagnostic.message
+    if raised is not None and raised != "NameError":
+        said = said.replace("(NameError)", f"({raised})")
+    name = rules.rule(diagnostic.code).NAME
     return "\n\n".join(
         [
-            diagnostic.message,
-            messages.RETOLD_AT.format(code=diagnostic.code, name=rules.rule(diagnostic.code).NAME, where=where),
+            said,
+            messages.RETOLD_AT.format(code=diagnostic.code, name=name, where=where(diagnostic.path, diagnostic.line), what=what),
             messages.EXPLAIN_POINTER.format(code=diagnostic.code),
         ]
     )
@@ -471,8 +481,11 @@ def _module_path_error(error: BaseException, frames) -> Optional[str]:
         children = [child for child, _ in module.named_children() if not child.isdigit()]
         text = messages.nnl401(written, None, name, where, missing, children, None, raises="")
     from nnsight_lint import rules
+    from nnsight_lint.doors.runtime import where as place
 
-    return "\n\n".join([text, messages.RETOLD_AT.format(code=code, name=rules.rule(code).NAME, where=f"{path}:{line}"),
+    said = f"{text}\n{text.detail}" if getattr(text, "detail", "") else text
+    return "\n\n".join([said, messages.RETOLD_AT.format(code=code, name=rules.rule(code).NAME, where=place(path, line),
+                                                         what="error"),
                          messages.EXPLAIN_POINTER.format(code=code)])
 
 

@@ -209,12 +209,17 @@ def explain(torch_text: str, failing: _Site, freed: _Freed | None, retaining: bo
 
 
 def _where(site: _Site) -> str:
+    return where(site.path, site.line)
+
+
+def where(path: str, line: int) -> str:
     """The place as the traceback around it names it: `Cell In[3], line 5` for code of an IPython
-    or Jupyter cell (whose file is `<ipython-input-3-...>` or a kernel temp path), else `path:line`."""
-    cell = _ipython_cell(site.path)
+    or Jupyter cell (whose file is `<ipython-input-3-...>` or a kernel temp path), else `path:line`.
+    Every re-telling names its place through here."""
+    cell = _ipython_cell(path)
     if cell is not None:
-        return f"{cell}, line {site.line}"
-    return f"{site.path}:{site.line}"
+        return f"{cell}, line {line}"
+    return f"{path}:{line}"
 
 
 def _ipython_cell(path: str) -> Optional[str]:

@@ -227,7 +227,7 @@ def parse(source: Union[str, bytes], path: str):
     refused, suspicious = assess(source)  # here, with the caller's recursion limit: CPython judges by it
     if refused is not None:
         line, column, detail = refused
-        return Diagnostic(path, "NNL000", messages.NNL000_SYNTAX.format(detail=detail), Position(line, column),
+        return Diagnostic(path, "NNL000", messages.nnl000_syntax(detail), Position(line, column),
                           Position(line, column))
     try:
         return (run_deep if suspicious else run_main_first)(cst.parse_module, source)
@@ -236,7 +236,7 @@ def parse(source: Union[str, bytes], path: str):
     except (UnicodeDecodeError, LookupError, SyntaxError, ValueError) as error:
         line, column, detail = 1, 1, str(error).splitlines()[0] if str(error) else type(error).__name__
     start = Position(max(line, 1), max(column, 1))
-    return Diagnostic(path, "NNL000", messages.NNL000_SYNTAX.format(detail=detail), start, start)
+    return Diagnostic(path, "NNL000", messages.nnl000_syntax(detail), start, start)
 
 
 def parse_error(source: Union[str, bytes], path: str) -> Optional[Diagnostic]:

@@ -101,7 +101,8 @@ class RuleContext:
 
     def diagnostic(self, code: str, node: cst.CSTNode, message: str, fix: Optional[Fix] = None) -> Diagnostic:
         start, end = self.span(node)
-        return Diagnostic(self.path, code, message, start, end, fix)
+        return Diagnostic(self.path, code, str(message), start, end, fix, detail=getattr(message, "detail", ""))
+
 
 
 def measured_order(trace, context: RuleContext):

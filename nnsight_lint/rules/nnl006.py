@@ -19,6 +19,8 @@ use.
 
 ## Wrong code
 ```python
+import torch
+
 with model.trace("The Eiffel Tower is in"):
     first = model.transformer.h[0].output
     with torch.no_grad():  # NNL006

@@ -22,6 +22,8 @@ After a bounded loop the step is no longer pinned: a module read means step 0, l
 
 ## Wrong code
 ```python
+steering = 0.5 * model.transformer.wte.weight[0].detach()  # one token's embedding, as a direction
+
 with model.generate("The Eiffel Tower is in", max_new_tokens=3) as tracer:
     for step in tracer.iter[:]:
         model.transformer.h[1].output[:] += steering
@@ -30,6 +32,8 @@ with model.generate("The Eiffel Tower is in", max_new_tokens=3) as tracer:
 
 ## Right code
 ```python
+steering = 0.5 * model.transformer.wte.weight[0].detach()
+
 with model.generate(max_new_tokens=3) as tracer:
     with tracer.invoke("The Eiffel Tower is in"):
         for step in tracer.iter[:]:

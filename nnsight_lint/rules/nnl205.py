@@ -22,9 +22,9 @@ with model.trace("The Eiffel Tower is in"):
 ```python
 with model.session():
     with model.trace("The Colosseum is in"):
-        clean = model.transformer.h[0].output.save()
+        clean = model.transformer.h[0].output[:, -1].save()  # the last token: prompts differ in length
     with model.trace("The Eiffel Tower is in"):
-        model.transformer.h[0].output[:] = clean
+        model.transformer.h[0].output[:, -1] = clean
 ```
 A trace of a different model inside (a probe run on a hidden state) is fine.
 

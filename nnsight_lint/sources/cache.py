@@ -21,7 +21,7 @@ from nnsight_lint import __version__
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 
 CACHE_DIR_NAME = ".nnsight_lint_cache"
-_FORMAT = 3
+_FORMAT = 4  # 4: a finding keeps its story (`detail`)
 # Coarser than any file system's mtime resolution (FAT: 2 s): a file modified later than this
 # before it was read may be written again without its mtime changing.
 RACY_NS = 2_000_000_000
@@ -160,15 +160,15 @@ def _encode(d: Diagnostic) -> list:
     fix = None
     if d.fix is not None:
         fix = [d.fix.safe, [[e.start.line, e.start.column, e.end.line, e.end.column, e.content] for e in d.fix.edits]]
-    return [d.code, d.message, d.start.line, d.start.column, d.end.line, d.end.column, fix, d.cell]
+    return [d.code, d.message, d.start.line, d.start.column, d.end.line, d.end.column, fix, d.cell, d.detail]
 
 
 def _decode(path: str, encoded: list) -> Optional[List[Diagnostic]]:
     """The diagnostics of an entry; None when it is not of our shape (a foreign entry: recompute)."""
     try:
         out = []
-        for code, message, line, column, end_line, end_column, fix, cell in encoded:
-            if not (_texts(code, message) and _numbers(line, column, end_line, end_column)):
+        for code, message, line, column, end_line, end_column, fix, cell, detail in encoded:
+            if not (_texts(code, message, detail) and _numbers(line, column, end_line, end_column)):
                 return None
             if cell is not None and type(cell) is not int:
                 return None
@@ -177,7 +177,8 @@ def _decode(path: str, encoded: list) -> Optional[List[Diagnostic]]:
                 if type(safe) is not bool:
                     return None
                 fix = Fix(tuple(_edit(*edit) for edit in edits), safe)
-            out.append(Diagnostic(path, code, message, Position(line, column), Position(end_line, end_column), fix, cell))
+            out.append(Diagnostic(path, code, message, Position(line, column), Position(end_line, end_column), fix, cell,
+                                  detail))
         return out
     except (TypeError, ValueError):
         return None

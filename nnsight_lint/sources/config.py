@@ -10,7 +10,7 @@ import difflib
 import os
 import re
 from dataclasses import dataclass, fields, replace
-from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 TABLE = "tool.nnsight-lint"
 DEFAULT_TRACE_NAMES = ("trace",)
@@ -263,21 +263,37 @@ def _table_of(path: str, data: dict) -> Optional[dict]:
     return table
 
 
+_OUR_NAME = re.compile(rb"(?i)nnsight[-_.]?lint")  # ours, or a near miss: nnsight_lint, nnsightlint
+
+
 def _mentions_us(path: str) -> bool:
-    """A cheap look before parsing: a pyproject.toml without our name has no table of ours."""
+    """A cheap look before parsing: a pyproject.toml without our name (or a near miss of it) has
+    no table of ours."""
     try:
         with open(path, "rb") as handle:
-            return b"nnsight-lint" in handle.read()
+            return _OUR_NAME.search(handle.read()) is not None
     except OSError:
         return False
 
 
-def _config_in(directory: str) -> Optional[str]:
-    """`directory`'s pyproject.toml when it has a [tool.nnsight-lint] table."""
+def _near_misses(data: dict) -> List[str]:
+    """`[tool.X]` tables spelt almost as ours (`nnsight_lint`, `nnsightlint`, `NNsight-Lint`)."""
+    tool = data.get("tool")
+    if not isinstance(tool, dict):
+        return []
+    return [key for key in tool if key != "nnsight-lint" and re.sub(r"[-_.]", "", key.lower()) == "nnsightlint"]
+
+
+def _config_in(directory: str, on_warning: Optional[Callable[[str, str], None]] = None) -> Optional[str]:
+    """`directory`'s pyproject.toml when it has a [tool.nnsight-lint] table. A table spelt almost
+    as ours is not read: `on_warning(path, message)` says so."""
     candidate = os.path.join(directory, "pyproject.toml")
     if os.path.isfile(candidate) and _mentions_us(candidate):
-        if _table_of(candidate, _load_toml(candidate)) is not None:
+        data = _load_toml(candidate)
+        if _table_of(candidate, data) is not None:
             return candidate
+        for key in _near_misses(data) if on_warning is not None else ():
+            on_warning(candidate, f"[tool.{key}] is not read; did you mean [{TABLE}]?")
     return None
 
 
@@ -394,8 +410,10 @@ class Resolver:
     costs one walk up per directory, and the result never depends on path order or the working
     directory. Every door asks this one class."""
 
-    def __init__(self, config_file: Optional[str] = None, known_codes: Optional[Iterable[str]] = None, **flags: Any):
+    def __init__(self, config_file: Optional[str] = None, known_codes: Optional[Iterable[str]] = None,
+                 on_warning: Optional[Callable[[str, str], None]] = None, **flags: Any):
         self.known_codes = None if known_codes is None else tuple(known_codes)
+        self.on_warning = on_warning  # hears of a table spelt almost as ours, once per file
         self.flags = {key: value for key, value in flags.items() if value is not None}
         self._given: Optional[Settings] = None
         if config_file is not None:
@@ -451,7 +469,7 @@ class Resolver:
                 base = self._bases[directory]
                 break
             chain.append(directory)
-            config_file = _config_in(directory)
+            config_file = _config_in(directory, self.on_warning)
             parent = os.path.dirname(directory)
             if config_file is not None:
                 base = settings_from_table(_table_of(config_file, _load_toml(config_file)), config_file, self.known_codes)
@@ -523,8 +541,12 @@ _FLAG_NAMES = {"select": "--select", "ignore": "--ignore", "exclude": "--exclude
 
 
 def with_overrides(settings: Settings, **flags: Any) -> Settings:
-    """Command-line values replace the file's; `extend_exclude` adds to it. None means not given."""
+    """Command-line values replace the file's; `extend_exclude` adds to it, and `extend_select` to
+    the selection (`--select`, else the file's, else the defaults). None means not given."""
     given = {key: value for key, value in flags.items() if value is not None}
+    extend = given.pop("extend_select", None)
+    if extend:
+        given["select"] = tuple(given.get("select") or settings.select or ("NNL",)) + tuple(extend)
     unknown = set(given) - {f.name for f in fields(Settings)}
     if unknown:
         raise TypeError(f"unknown settings: {sorted(unknown)}")

@@ -7,8 +7,10 @@ program, map positions back to cells, and splice fixed cell sources into the ori
   visible to a trace in cell 5, as in a `.py` file. A cell that does not parse on its own is reported
   as NNL000 and left out of the join; the other cells are still checked.
 - IPython syntax is masked before parsing, line for line (positions do not move): a cell whose first
-  line starts with `%%` entirely; otherwise statement lines starting with `%`, `!` or `?`, ending in
-  `?` (`obj?`, `obj??`), or assigning one (`files = !ls`, `t = %timeit -o f()`).
+  line starts with `%%` entirely, unless its magic runs the body as Python (`%%time`, `%%timeit`,
+  `%%capture`, `%%prun`: only the magic line is masked, and the body is linted as any cell);
+  otherwise statement lines starting with `%`, `!` or `?`, ending in `?` (`obj?`, `obj??`), or
+  assigning one (`files = !ls`, `t = %timeit -o f()`).
 - Fixing rewrites only the `source` values of the cells that change, in their own form (a string, or
   a list of lines); every other character of the file stays as it was.
 - `raw_offset` says where a character of a cell's source sits in the JSON text (inside its string,
@@ -141,8 +143,8 @@ def read(source: Union[bytes, str]) -> Notebook:
     top = {key: (start, end) for key, start, end in _members(source, _skip(source, 0))}
     cell_spans = _elements(source, top["cells"][0])
     code_cells: List[CodeCell] = []
-    said = [_markdown_says_it_fails(cell) for cell in cells]
-    for index, (cell, (start, _)) in enumerate(zip(cells, cell_spans)):
+    demos = shown_errors([(cell.get("cell_type"), _markdown_text(cell)) for cell in cells])
+    for cell, (start, _) in zip(cells, cell_spans):
         if cell.get("cell_type") != "code":
             continue
         number = len(code_cells) + 1
@@ -154,17 +156,30 @@ def read(source: Union[bytes, str]) -> Notebook:
         if isinstance(value, list):
             items = tuple((s, e, text) for (s, e), text in zip(_elements(source, span[0]), value))
             value = "".join(value)
-        code_cells.append(CodeCell(number, value, span, items, index > 0 and bool(said[index - 1])))
+        code_cells.append(CodeCell(number, value, span, items, number in demos))
     return Notebook(source, bom, tuple(code_cells), _is_python(data.get("metadata")))
 
 
-def _markdown_says_it_fails(cell: dict) -> Optional[bool]:
-    """For a markdown cell: does it say the code cell after it fails? None for other cells."""
-    if cell.get("cell_type") != "markdown":
-        return None
-    text = cell.get("source")
-    text = "".join(text) if isinstance(text, list) else text
-    return isinstance(text, str) and says_the_next_cell_fails(text)
+def _markdown_text(cell: dict) -> str:
+    text = cell.get("source") if cell.get("cell_type") == "markdown" else None
+    text = "".join(t for t in text if isinstance(t, str)) if isinstance(text, list) else text
+    return text if isinstance(text, str) else ""
+
+
+def shown_errors(cells: Sequence[Tuple[str, str]]) -> FrozenSet[int]:
+    """The code cells (1-based among code cells) that show an error on purpose: the markdown cell
+    right before one says the next cell fails. `cells`: every cell of the notebook in order, as
+    (kind, text) with kind "code", "markdown" or another (raw). One answer for a .ipynb read from
+    disk and a notebook an editor syncs (`doors/lsp.py`)."""
+    demos, number = set(), 0
+    for index, (kind, _) in enumerate(cells):
+        if kind != "code":
+            continue
+        number += 1
+        before = cells[index - 1] if index > 0 else None
+        if before is not None and before[0] == "markdown" and says_the_next_cell_fails(before[1]):
+            demos.add(number)
+    return frozenset(demos)
 
 
 def _is_python(metadata) -> bool:
@@ -226,6 +241,11 @@ def _elements(text: str, index: int) -> List[Tuple[int, int]]:
 
 # --- masking IPython syntax ------------------------------------------------------------------
 
+# Cell magics whose body is Python that IPython runs in the user's namespace: the body is linted.
+# (On nnsight 0.8.1 a trace written directly in a `%%time`, `%%timeit` or `%%prun` body fails with
+# WithBlockNotFoundError: IPython compiles the body under a name nnsight cannot read back.)
+PYTHON_BODY_MAGICS = frozenset({"time", "timeit", "capture", "prun"})
+_CELL_MAGIC = re.compile(r"%%(\w+)")
 _ASSIGNED_MAGIC = re.compile(r"[ \t]*[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!]")
 _AT_STATEMENT_START = (0, None, False)  # bracket depth, open string quote, backslash continuation
 
@@ -239,9 +259,14 @@ def mask(source: str) -> Tuple[str, FrozenSet[int]]:
     lines = split_lines_keepends(source)
     bodies = [line.rstrip("\r\n") for line in lines]
     endings = [line[len(body):] for line, body in zip(lines, bodies)]
-    first = next((body for body in bodies if body.strip()), "")
-    if first.startswith("%%"):
-        return "".join(endings), frozenset(range(1, len(lines) + 1))
+    first = next((index for index, body in enumerate(bodies) if body.strip()), None)
+    magic = _CELL_MAGIC.match(bodies[first]) if first is not None else None
+    if first is not None and bodies[first].startswith("%%"):
+        if magic is None or magic.group(1) not in PYTHON_BODY_MAGICS:
+            return "".join(endings), frozenset(range(1, len(lines) + 1))
+        body, body_masked = mask("".join(lines[first + 1 :]))  # the body, as a cell of its own
+        head = "".join(endings[: first + 1])
+        return head + body, frozenset({first + 1} | {line + first + 1 for line in body_masked})
     out, masked, state, continued = [], set(), _AT_STATEMENT_START, False
     for number, (body, ending) in enumerate(zip(bodies, endings), start=1):
         if continued:
@@ -432,7 +457,7 @@ def _in_cells(diagnostic: Diagnostic, layout: _Layout) -> Tuple[Diagnostic, Opti
             return f"line {where[1].line}"
         return f"line {where[1].line} of cell {where[0]}"
 
-    message = _LINE_REFERENCE.sub(refer, diagnostic.message)
+    message, detail = (_LINE_REFERENCE.sub(refer, text) for text in (diagnostic.message, diagnostic.detail))
     edits = _edits_in_cells(diagnostic.fix, layout)
     fix = None
     if diagnostic.fix is not None and edits is not None:
@@ -440,7 +465,7 @@ def _in_cells(diagnostic: Diagnostic, layout: _Layout) -> Tuple[Diagnostic, Opti
         # there) is shown as fixable without edits; `fix_cells` applies it all the same.
         own = tuple(edit for cell, edit in edits if cell == number)
         fix = replace(diagnostic.fix, edits=own if len(own) == len(edits) else ())
-    return replace(diagnostic, start=start, end=end, message=message, cell=number, fix=fix), edits
+    return replace(diagnostic, start=start, end=end, message=message, detail=detail, cell=number, fix=fix), edits
 
 
 def _edits_in_cells(fix: Optional[Fix], layout: _Layout) -> Optional[_CellEdits]:

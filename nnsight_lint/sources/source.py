@@ -244,6 +244,14 @@ class Cells(Source):
         return sources, fixed, [replace(d, cell=None) for d in remaining] if self.single else remaining
 
 
+def notebook_cells(path: str, cells: Sequence[Tuple[str, str]], options: LintOptions = DEFAULT_OPTIONS) -> Cells:
+    """The code cells of a notebook given as every cell's (kind, text) in order ("code",
+    "markdown", ...), with the demos its markdown names: what `check` lints of the same .ipynb
+    (an editor's notebook, `doors/lsp.py`)."""
+    demos = frozenset() if options.report_deliberate_errors else ipynb.shown_errors(cells)
+    return Cells(path, [text for kind, text in cells if kind == "code"], demos)
+
+
 class NotebookFile(Source):
     """An nbformat 4 notebook: its code cells are what the rules see; positions in the file are in
     its JSON, and fixes rewrite only the changed cells' `source` values."""
