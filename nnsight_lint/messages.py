@@ -229,7 +229,7 @@ def nnl101(name: str, read_line: int, had_old_value: bool) -> Message:
 def nnl101_constant(name: str, read_line: int, had_old_value: bool) -> Message:
     after = "keeps the value it had before the trace" if had_old_value else "is undefined (NameError)"
     return Message(
-        f"`{name}` is bound to a constant inside the trace, so after it (line {read_line}) it {after}",
+        f"`{name}` is a constant bound in the trace: after it (line {read_line}) it {after}",
         "Only saved values leave a trace, and a constant has no `.save()`; bind it before the trace.",
     )
 
@@ -513,51 +513,52 @@ NNL501_CONSEQUENCES = {
 }
 
 
-def nnl501(use: str, name: str, why: str) -> str:
-    return (
-        f"`{use}` runs before `{name}` is dispatched: a model loaded by id or path stays on the meta "
-        f"device, without weights, until its first trace, so {NNL501_CONSEQUENCES[why]}; pass "
-        f"`dispatch=True` when constructing it, call `{name}.dispatch()` first, or do this after a trace"
+def nnl501(use: str, name: str, why: str) -> Message:
+    return Message(
+        f"`{use}` runs before `{name}` is dispatched: its weights are still on the meta device",
+        f"A model loaded by id or path stays on the meta device, without weights, until its first trace, so "
+        f"{NNL501_CONSEQUENCES[why]}; pass `dispatch=True` when constructing it, call `{name}.dispatch()` first, "
+        "or do this after a trace.",
     )
 
 
-def nnl503(wrapper: str, model_class: str) -> str:
-    return (
-        f"`{wrapper}(...)` wraps a `{model_class}` built in the program, which names no checkpoint to "
-        "load a tokenizer from, and gets no `tokenizer=`: the construction fails (\"Impossible to guess "
-        f"which tokenizer to use\"); pass `tokenizer=` (e.g. `AutoTokenizer.from_pretrained(...)`)"
+def nnl503(wrapper: str, model_class: str) -> Message:
+    return Message(
+        f"`{wrapper}(...)` wraps a `{model_class}` built here but gets no `tokenizer=`",
+        "A model built in the program names no checkpoint to load a tokenizer from, so the construction fails "
+        "(\"Impossible to guess which tokenizer to use\"); pass `tokenizer=` (e.g. `AutoTokenizer.from_pretrained(...)`).",
     )
 
 
-def nnl502(opener: str, what: str) -> str:
-    return (
-        f"`{opener}(...)` is given {what}, so the model gets no token to run on and the run fails deep "
-        "inside (RuntimeError: cannot reshape tensor of 0 elements, IndexError, or "
-        "\"outside of interleaving\"); pass at least one non-empty prompt"
+def nnl502(opener: str, what: str) -> Message:
+    return Message(
+        f"`{opener}(...)` is given {what}: the model gets no token to run on",
+        "The run fails deep inside (RuntimeError: cannot reshape tensor of 0 elements, IndexError, or "
+        "\"outside of interleaving\"); pass at least one non-empty prompt.",
     )
 
 
-def nnl504(access: str, trace_line: int) -> str:
-    return (
-        f"`{access}` is read after the trace on line {trace_line} ended: a module's `.output`/`.input` "
-        "exist only while a trace runs the model (ValueError: \"outside of interleaving\"); read it inside "
-        "the trace and `.save()` it"
+def nnl504(access: str, trace_line: int) -> Message:
+    return Message(
+        f"`{access}` is read after its trace (line {trace_line}) ended",
+        "A module's `.output`/`.input` exist only while a trace runs the model (ValueError: \"outside of "
+        "interleaving\"); read it inside the trace and `.save()` it.",
     )
 
 
-def nnl505(step: int, max_new_tokens: int, loop: str) -> str:
-    return (
-        f"`{loop}` asks for step {step}, but `max_new_tokens={max_new_tokens}` makes steps 0 to "
-        f"{max_new_tokens - 1}: its body never runs and nnsight abandons the rest of the block, so what "
-        "it binds is undefined after the trace (NameError); ask for a step below max_new_tokens"
+def nnl505(step: int, max_new_tokens: int, loop: str) -> Message:
+    return Message(
+        f"`{loop}` asks for step {step}, but `max_new_tokens={max_new_tokens}`: its body never runs",
+        f"Generation makes steps 0 to {max_new_tokens - 1}; nnsight abandons the rest of the block, so what it "
+        "binds is undefined after the trace (NameError); ask for a step below max_new_tokens.",
     )
 
 
-def nnl506(access: str, how: str) -> str:
-    return (
-        f"`{access}` reads `.{access.rsplit('.', 1)[-1]}` of a torch module ({how}), not of nnsight's "
-        "envoy: a torch module has no `.output`/`.input` (AttributeError); walk the envoys instead "
-        "(`model.modules()`, `model.named_modules()`, `model.transformer.h[i]`)"
+def nnl506(access: str, how: str) -> Message:
+    return Message(
+        f"`{access}` reads `.{access.rsplit('.', 1)[-1]}` of a torch module ({how}), not of its envoy",
+        "A torch module has no `.output`/`.input` (AttributeError); walk the envoys instead "
+        "(`model.modules()`, `model.named_modules()`, `model.transformer.h[i]`).",
     )
 
 
@@ -566,12 +567,12 @@ def nnl506(access: str, how: str) -> str:
 NNL601_TITLE = "a remote block reads an object nnsight's request cannot carry"
 
 
-def nnl601(name: str, what: str, opener: str) -> str:
-    return (
-        f"`{name}` is {what}, and the remote block of `{opener}(...)` reads it: nnsight pickles every "
-        "name a remote block reads into the request, and cloudpickle cannot pickle it (PicklingError / "
-        f"TypeError: cannot pickle), so the request fails before it is sent; use `{name}` outside the "
-        "block, on the saved values"
+def nnl601(name: str, what: str, opener: str) -> Message:
+    return Message(
+        f"`{name}` is {what}, which the remote request of `{opener}(...)` cannot carry",
+        "nnsight pickles every name a remote block reads into the request, and cloudpickle cannot pickle it "
+        f"(PicklingError / TypeError: cannot pickle), so the request fails before it is sent; use `{name}` "
+        "outside the block, on the saved values.",
     )
 
 
