@@ -10,6 +10,7 @@ node's syntactic range, else its whitespace-inclusive range.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -360,29 +361,43 @@ class Positions:
         """Notes, for every node of `top` that `walk` reaches, `top` and the statement holding it."""
         top_of, unit_of, indents_of, parent_of = self._top_of, self._unit_of, self._indents, self._parent
         default_indent = self._module.default_indent
+        fields_of = _CODE_FIELDS if walk is _code_nodes else _EVERY_FIELD
+        not_nodes, indented, simple = _NOT_NODES, cst.IndentedBlock, cst.SimpleStatementLine
         stack: List[tuple] = [(top, None, ())]
+        pop, push = stack.pop, stack.append
         while stack:
-            inner, unit, indents = stack.pop()
+            inner, unit, indents = pop()
             kind = type(inner)
-            top_of[id(inner)] = top
-            if indents is not None and (kind is cst.SimpleStatementLine or kind in _COMPOUND):
+            key = id(inner)
+            top_of[key] = top
+            body = None
+            if indents is not None and (kind is simple or kind in _COMPOUND):
                 unit = inner
-                indents_of[id(inner)] = indents
+                indents_of[key] = indents
+                body = getattr(inner, "body", None)
             elif kind in _OPAQUE:
                 unit = indents = None  # its own indentation rules: placed through the top-level statement
-            unit_of[id(inner)] = unit
-            body = getattr(inner, "body", None) if unit is inner else None
-            for child in walk(inner):
-                if child is body:
-                    if type(child) is cst.IndentedBlock:
-                        indent = child.indent if child.indent is not None else default_indent
-                        stack.append((child, None, indents + (indent,)))
-                        for index, statement in enumerate(child.body):
-                            parent_of[id(statement)] = (inner, child.body, index)
-                    else:  # `if x: y` on one line: after the header
-                        stack.append((child, None, None))
-                else:
-                    stack.append((child, unit, indents))
+            unit_of[key] = unit
+            fields = fields_of.get(kind)
+            if fields is None:
+                fields = _fields_of(kind, fields_of)
+            for name in fields:
+                value = getattr(inner, name)
+                if type(value) in _SEQUENCES:
+                    for item in value:
+                        if type(item) not in not_nodes:
+                            push((item, unit, indents))
+                elif type(value) not in not_nodes:
+                    if value is body and body is not None:
+                        if type(value) is indented:
+                            indent = value.indent if value.indent is not None else default_indent
+                            push((value, None, indents + (indent,)))
+                            for index, statement in enumerate(value.body):
+                                parent_of[id(statement)] = (inner, value.body, index)
+                        else:  # `if x: y` on one line: after the header
+                            push((value, None, None))
+                    else:
+                        push((value, unit, indents))
 
     def _generate_whole(self) -> None:
         generated = Generated(self._module, self._module)
@@ -416,6 +431,29 @@ _COMPOUND = frozenset({
     cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally,
 })
 _OPAQUE = frozenset({cst.Match})
+
+
+_CODE_FIELDS: Dict[type, Tuple[str, ...]] = {}  # what `_code_nodes` walks, by type
+_EVERY_FIELD: Dict[type, Tuple[str, ...]] = {}  # what `every_child` walks
+_SEQUENCES = frozenset({tuple, list})
+_NOT_NODES = frozenset({type(None), str, bool, int, type(cst.MaybeSentinel.DEFAULT)})
+
+
+def _fields_of(kind: type, fields_of: Dict[type, Tuple[str, ...]]) -> Tuple[str, ...]:
+    every = tuple(f.name for f in dataclasses.fields(kind))
+    if fields_of is _EVERY_FIELD:
+        fields = every
+    else:
+        extra = "attr" if kind is cst.Attribute else "keyword"
+        fields = tuple(name for name in every if name in _code_field_names(kind) or name == extra)
+    fields_of[kind] = fields
+    return fields
+
+
+def _code_field_names(kind: type) -> frozenset:
+    from nnsight_lint.analysis.tree import _fields
+
+    return frozenset(_fields(kind))
 
 
 def _code_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
