@@ -267,13 +267,37 @@ def nnl301_module_function(function: str, replacement: str) -> str:
     )
 
 
+NNL302_TITLE = "nnsight API (module, name, member or keyword) that the targeted nnsight release does not have"
+_NNL302_RAISES = {"module": "ModuleNotFoundError", "name": "ImportError / AttributeError",
+                  "member": "AttributeError", "keyword": "TypeError, or the model ignores it"}
+
+
+def nnl302(what: str, kind: str, removed: str, added: str, release: str, instead: str) -> str:
+    """`what` is gone since `removed`, or arrives only in `added`; the target's release is `release`."""
+    if removed:
+        when = f"{what} is gone since nnsight {removed} (the target is nnsight {release}: {_NNL302_RAISES[kind]})"
+    else:
+        when = (f"{what} arrived in nnsight {added}, and the project targets nnsight {release}, which has no "
+                f"such {'module' if kind == 'module' else 'keyword' if kind == 'keyword' else 'attribute'} "
+                f"({_NNL302_RAISES[kind]})")
+    return f"{when}; {instead}" if instead else when
+
+
+def nnl302_not_there(what: str, release: str, instead: str) -> str:
+    return f"{what} is no nnsight API in any release (nnsight {release}: AttributeError); {instead}"
+
+
+NNL302_NEWER = "write it the targeted release's way, or raise the project's nnsight requirement"
+NNL302_OLDER = "see `nnsight-lint explain NNL302` for what replaced it"
+
+
 # The trace-shape family NNL201-NNL207.
 NNL201_TITLE = "code after an open `tracer.iter[:]` loop, which never runs"
 NNL202_TITLE = "modules read against the order the forward reaches them"
 NNL203_TITLE = "`tracer.invoke` inside an invoke, an iter loop, or a trace that already has an input"
 NNL204_TITLE = "a trace without input and without `tracer.invoke`"
 NNL205_TITLE = "a trace of the same model opened inside its running trace"
-NNL206_TITLE = "a traced `with` whose body shares its line or starts with `try:`"
+NNL206_TITLE = "a traced `with` laid out so nnsight cannot find its block"
 NNL207_TITLE = "item assignment into an attention module's tuple output"
 
 NNL201_MOVE = "move it into a separate `with tracer.invoke():` after this one"
@@ -344,6 +368,12 @@ NNL206_INLINE = (
     "the body of a traced `with` must start on its own line: nnsight intercepts the body at the "
     "start of its first line (ValueError); put the body on the next line, indented"
 )
+NNL206_BACKWARD_LINE = (
+    "`.backward()` of this `with` is called on a later line than the `with` (and than its item's "
+    "first line): nnsight looks for the block on the line of the call, finds none, runs a plain "
+    "backward and `with` gets None (TypeError: 'NoneType' object does not support the context "
+    "manager protocol); compute the loss on a line above and write `with loss.backward():`"
+)
 NNL206_TRY = (
     "a traced `with` block cannot start with `try:`: nnsight intercepts the body at its first line "
     "and cannot get out of a `try` there (ValueError); put a statement above the `try`, or move the "
@@ -357,3 +387,60 @@ def nnl207(access: str) -> str:
         f"tuple takes no item assignment (TypeError); write into the tensor in place "
         f"(`{access}[0][:] = ...`) or assign a rebuilt tuple to `{access}`"
     )
+
+
+# The model family NNL401-NNL404: what the model a trace runs on has (its schema).
+NNL401_TITLE = "a module path the model does not have"
+NNL402_TITLE = "a layer index past the model's layer count"
+NNL403_TITLE = "a module's tensor output indexed as if it were a tuple"
+NNL404_TITLE = "a module's tuple output used as if it were a tensor"
+
+
+def nnl401(written: str, resolved, model: str, parent: str, missing: str, children, suggestion,
+           raises: str = " (AttributeError when the trace runs)", transformers: str = "") -> str:
+    in_transformers = f" in {transformers}" if transformers else ""
+    listed = ", ".join(f"`{c}`" for c in children[:8]) + (", ..." if len(children) > 8 else "")
+    where = f"under `{parent}`" if parent else "at its top"
+    text = f"`{written}`" + (f" (`{resolved}`)" if resolved else "")
+    text += f": this {model}{in_transformers} has no module `{missing.lstrip('.')}` {where}"
+    text += f" (its children: {listed})" if children else " (it has no children)"
+    if suggestion:
+        text += f"; {model.split(' ')[0]} calls it `{suggestion}`"
+    return text + raises
+
+
+def nnl402(written: str, model: str, index: int, layers: str, count: int, how: str = "") -> str:
+    said = f" ({how})" if how else ""
+    last = count - 1
+    return (f"`{written}`: index {index}{said} is past the end of `{layers}`, which this {model} has {count} of "
+            f"(0..{last}, or -{count}..-1); nnsight raises AttributeError naming the index")
+
+
+def nnl403(written: str, model: str, access: str, kind: str, dims, index: int, transformers: str, since) -> str:
+    shape = "(" + ", ".join(dims) + ")"
+    what = "output" if kind == "output" else "first positional input"
+    since_words = f", since transformers {since}" if since else ""
+    return (f"`{written}` selects {dims[0]} row {index}, silently: the module's {what} `{access}` is the tensor "
+            f"{shape} itself, not a tuple, for this {model} in {transformers}{since_words}; use `{access}` whole")
+
+
+def nnl403_unpack(access: str, model: str, dims, transformers: str, since) -> str:
+    shape = "(" + ", ".join(dims) + ")"
+    since_words = f", since transformers {since}" if since else ""
+    return (f"unpacking `{access}` splits its {dims[0]} dimension: it is the tensor {shape} itself, not a tuple, "
+            f"for this {model} in {transformers}{since_words}; bind it whole")
+
+
+def nnl404(written: str, model: str, use: str, transformers: str, items: int) -> str:
+    return (f"`{written}` is a tuple of {items}, not a tensor, for this {model} in {transformers}: {use}; "
+            f"take its first item (`{written}[0]`), the hidden states")
+
+
+NNL404_USES = {
+    "tensor-index": "tensor indexing raises `TypeError: tuple indices must be integers or slices`",
+    "tensor-index-store": "a slice assignment raises `TypeError: 'tuple' object does not support item assignment`",
+    "item-store": "item assignment raises `TypeError: 'tuple' object does not support item assignment`",
+    "attribute": "`.{name}` raises AttributeError on a tuple",
+    "arith": "arithmetic on a tuple raises TypeError, or silently repeats it (`* n`)",
+    "torch-call": "`{name}()` fails on a tuple (TypeError or AttributeError)",
+}

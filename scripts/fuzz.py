@@ -2,7 +2,8 @@
 
     .venv/bin/python scripts/fuzz.py                       # 2,000 nnsight-shaped files, 500
                                                            # hypothesmith programs, 200 programs run
-                                                           # on the tiny model, 10 CLI trees
+                                                           # on the tiny model, 10 CLI trees, every
+                                                           # fix against its hand-fixed program
     .venv/bin/python scripts/fuzz.py --programs 10000 --differential 1000 --seed 7
 
 Unlike CI, the run is random (`--seed` repeats one), it does not stop at the first failure and does
@@ -31,7 +32,13 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from tests import nnsight_programs as generated  # noqa: E402
-from tests.fuzz_properties import InvalidProgram, check_cli_tree, check_fix_properties, judge  # noqa: E402
+from tests.fuzz_properties import (  # noqa: E402
+    InvalidProgram,
+    check_cli_tree,
+    check_fix_against_reference,
+    check_fix_properties,
+    judge,
+)
 
 
 class Stage:
@@ -149,6 +156,16 @@ def main() -> int:
     random_programs = Stage("torch: generated nnsight programs", failures)
     stages += [table, run(random_programs, generated.programs(), args.differential,
                           lambda program: differential(random_programs, program), seed_value)]
+
+    fixes = Stage("torch: every fix against the hand-fixed program", failures)
+    for program in generated.every_fix_program():
+        fixes.count += 1
+        try:
+            check_fix_against_reference(program, directory, model)
+        except Exception as error:
+            fixes.fail(program.wrong, error)
+    print(fixes.line(), flush=True)
+    stages.append(fixes)
 
     print()
     for name, judged in verdicts.items():

@@ -276,9 +276,12 @@ def _signature(measurement: Dict[str, Any]) -> Dict[str, Any]:
 def bisect(low: str, high: str) -> None:
     """Between measured releases whose outputs differ, measure the release halfway, until every change
     point is pinned to the first release that shows it."""
-    releases = [r for r in published_releases() if _version_key(low) <= _version_key(r) <= _version_key(high)]
+    listed = published_releases()
     while True:
         measured = {m["transformers"]: m for m in load_measurements() if "error" not in m}
+        # a yanked release (4.57.0) is not listed but may be measured
+        releases = sorted({r for r in [*listed, *measured] if _version_key(low) <= _version_key(r) <= _version_key(high)},
+                          key=_version_key)
         done = [r for r in releases if r in measured]
         todo = None
         for a, b in zip(done, done[1:]):

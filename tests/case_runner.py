@@ -9,8 +9,9 @@ import linecache
 from pathlib import Path
 
 
-def run_case(path: Path, model, source: str | None = None) -> None:
-    """Run the case at `path` (or `source`, a rewrite of it) in a fresh `__main__` namespace."""
+def run_case(path: Path, model, source: str | None = None, namespace: dict | None = None) -> None:
+    """Run the case at `path` (or `source`, a rewrite of it) in a fresh `__main__` namespace (or in
+    `namespace`, which then holds what the program bound)."""
     filename = str(path)
     if source is None:
         source = path.read_text()
@@ -19,4 +20,6 @@ def run_case(path: Path, model, source: str | None = None) -> None:
         filename = f"<{path.stem}:rewritten:{hash(source):x}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     code = compile(source, filename, "exec")
-    exec(code, {"__name__": "__main__", "__file__": filename, "model": model})
+    namespace = {} if namespace is None else namespace
+    namespace.update({"__name__": "__main__", "__file__": filename, "model": model})
+    exec(code, namespace)

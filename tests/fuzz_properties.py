@@ -269,3 +269,77 @@ def judge(text: str, flags: int, sites: int, directory: Path, model) -> Verdict:
             verdict.problem = f"line {finding.line} is flagged, but the program runs clean without its fix"
             return verdict
     return verdict
+
+
+# --- the fix against the hand-fixed program, on torch ------------------------------------------------
+
+
+def run_for_result(cells: Sequence[str], name: str, directory: Path, model, flags: Sequence[bool]):
+    """Run the code `cells` in order in one namespace (one cell: a file), each from a file of its
+    own (nnsight reads a block's source back by file name), with the tiny model as `model` and
+    `FLAG0`... bound; ("ok", RESULT) or ("error", its type and message)."""
+    import linecache
+
+    namespace = {"__name__": "__main__", "model": model}
+    namespace.update((f"FLAG{number}", value) for number, value in enumerate(flags))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for number, cell in enumerate(cells, start=1):
+                path = directory / f"{name}_{number}_{hashlib.sha1(cell.encode()).hexdigest()[:16]}.py"
+                if not path.exists():
+                    path.write_text(cell, encoding="utf-8")
+                linecache.checkcache(str(path))
+                exec(compile(cell, str(path), "exec"), namespace)
+        return "ok", namespace.get("RESULT")
+    except Exception as error:  # the comparison says whether this error is right
+        return "error", f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+    finally:
+        for parameter in model.parameters():
+            parameter.grad = None
+
+
+def top_level_cells(text: str) -> List[str]:
+    """The program as notebook cells: one per top-level statement."""
+    import ast
+
+    lines = text.splitlines(keepends=True)
+    starts = [statement.lineno for statement in ast.parse(text).body]
+    cuts = [1] + starts[1:] + [len(lines) + 1]
+    return ["".join(lines[a - 1 : b - 1]) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+
+def check_fix_against_reference(program, directory: Path, model, run_notebook: bool = True) -> None:
+    """The fixer's output, as a file and as a notebook split at its top-level statements, computes
+    what the hand-fixed reference computes (the same RESULT tensor) under every value of its FLAGs;
+    the wrong program is flagged and, fixed, is left without a finding of its rule. `run_notebook`:
+    also run the fixed cells one by one (their text is the fixed file's in any case)."""
+    import torch
+
+    from nnsight_lint.sources import source as sources
+    from tests.test_notebooks import code, notebook
+
+    options = LintOptions()
+    rule = program.rule
+    assert any(d.code == rule for d in lint_source(program.wrong, "program.py", options)), f"not flagged: {program}"
+    fixed_file = sources.of(program.wrong, "program.py").fix(options)
+    assert fixed_file.error is None, fixed_file.error
+    cells = top_level_cells(program.wrong)
+    document = notebook(*(code(cell) for cell in cells))
+    fixed_notebook = sources.of(document, "program.ipynb").fix(options)
+    assert fixed_notebook.error is None, fixed_notebook.error
+    fixed_cells = [c["source"] for c in json.loads(fixed_notebook.after)["cells"]]
+    for form, fixed in (("file", fixed_file), ("notebook", fixed_notebook)):
+        left = [d for d in fixed.remaining if d.code == rule]
+        assert not left, f"{program} ({form}): left after --fix: {[d.message for d in left]}"
+    assert "".join(fixed_cells) == fixed_file.after, f"{program}: the notebook was fixed otherwise than the file"
+    tag = hashlib.sha1(program.wrong.encode()).hexdigest()[:10]
+    for flags in itertools.product((False, True), repeat=program.flags):
+        expected = run_for_result([program.reference], f"reference_{tag}", directory, model, flags)
+        assert expected[0] == "ok", f"{program}: the reference fails ({expected[1]}) under FLAGs {flags}"
+        forms = [("file", [fixed_file.after])] + ([("notebook", fixed_cells)] if run_notebook else [])
+        for form, texts in forms:
+            got = run_for_result(texts, f"fixed_{form}_{tag}", directory, model, flags)
+            same = got[0] == "ok" and isinstance(got[1], torch.Tensor) and got[1].shape == expected[1].shape \
+                and torch.equal(got[1], expected[1])
+            assert same, f"{program} ({form}), FLAGs {flags}: the fixed program gives {got[1]!r:.200}\n{''.join(texts)}"

@@ -512,3 +512,115 @@ def python_sources(nodes: bool = False):
 
 def python_in_traces(nodes: bool = False):
     return st.builds(around_trace, python_sources(nodes), st.sampled_from(("module", "invoke")))
+
+
+# --- programs with a known right fix: (wrong program, hand-fixed reference) ----------------------------
+#
+# Each fixable rule's mistake written in every branch shape a fix must see through (one statement per
+# arm of an if/else, if/elif/else, try/except, for/else, while/else, match; an arm after an
+# unconditional one), indented with four spaces, two spaces or a tab. The reference is the program a
+# person fixes by hand; the fixer's output must compute the same `RESULT` under every `FLAGk`.
+
+FIX_MODULES = ("model.transformer.h[0]", "model.transformer.h[1]", "model.transformer.ln_f")
+INDENT_UNITS = ("    ", "  ", "\t")
+
+
+def _shape_lines(shape: str, arm, unit: str):
+    """The statements of `shape` (unindented), each arm's from `arm(k)` (a list of lines)."""
+    def ind(lines):
+        return [unit + line for line in lines]
+
+    if shape == "plain":
+        return arm(0)
+    if shape == "if/else":
+        return ["if FLAG0:", *ind(arm(0)), "else:", *ind(arm(1))]
+    if shape == "if/elif/else":
+        return ["if FLAG0:", *ind(arm(0)), "elif FLAG1:", *ind(arm(1)), "else:", *ind(arm(2))]
+    if shape == "if after a plain one":
+        return [*arm(0), "if FLAG0:", *ind(arm(1))]
+    if shape == "try/except":
+        return ["tried = 0", "try:", *ind(arm(0)), *ind(["if FLAG0:", unit + 'raise KeyError("arm")']),
+                "except KeyError:", *ind(arm(1))]
+    if shape == "for/else":
+        return ["for step in range(2):", *ind(["if FLAG0:", *ind(arm(0)), unit + "break"]), "else:", *ind(arm(1))]
+    if shape == "while/else":
+        return ["step = 0", "while step < 2:", *ind(["step += 1", "if FLAG0:", *ind(arm(0)), unit + "break"]),
+                "else:", *ind(arm(1))]
+    if shape == "match":
+        return ["match FLAG0:", *ind(["case True:", *ind(arm(0)), "case _:", *ind(arm(1))])]
+    raise ValueError(shape)
+
+
+FIX_SHAPES = ("plain", "if/else", "if/elif/else", "if after a plain one", "try/except", "for/else", "while/else",
+              "match")
+# NNL004 leaves out the shapes where two backward blocks can both run (the second would need the freed
+# graph), and a loop's else (its arm is not known to exclude the loop body's: no fix is offered there).
+_NNL004_SKIPS = ("if after a plain one", "try/except", "for/else", "while/else")
+
+
+@dataclass(frozen=True)
+class FixProgram:
+    rule: str
+    shape: str
+    unit: str
+    wrong: str
+    reference: str
+
+    @property
+    def flags(self) -> int:
+        return 2 if self.shape == "if/elif/else" else (0 if self.shape == "plain" else 1)
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.shape}, indent {self.unit!r}"
+
+
+def _in_trace(body, unit: str, after, header: str = 'with model.trace("hello world"):'):
+    return "\n".join([header, *(unit + line for line in body), *after]) + "\n"
+
+
+def _fix_program(rule: str, shape: str, unit: str) -> FixProgram:
+    def lines(arm):
+        return _shape_lines(shape, arm, unit)
+
+    module = lambda k: FIX_MODULES[k % len(FIX_MODULES)]  # noqa: E731
+    if rule == "NNL101":
+        wrong = _in_trace(lines(lambda k: [f"h = {module(k)}.output"]), unit, ["RESULT = h"])
+        reference = _in_trace(lines(lambda k: [f"h = {module(k)}.output.save()"]), unit, ["RESULT = h"])
+    elif rule == "NNL301":
+        body = lines(lambda k: [f"h = {module(k)}.output.save()"])
+        wrong, reference = _in_trace(body, unit, ["RESULT = h.value"]), _in_trace(body, unit, ["RESULT = h"])
+    elif rule == "NNL206":
+        prompt = 'with model.trace("hello world"):'
+        wrong = "\n".join([*lines(lambda k: [f"{prompt} h = {module(k)}.output.save()"]), "RESULT = h"]) + "\n"
+        reference = "\n".join([*lines(lambda k: [prompt, f"{unit}h = {module(k)}.output.save()"]), "RESULT = h"]) + "\n"
+    elif rule == "NNL004":
+        loss = "with model.lm_head.output.sum().backward():"
+        wrong = _in_trace(lines(lambda k: [loss, f"{unit}taken = {module(k)}.input", f"{unit}g = taken.grad.save()"]),
+                          unit, ["RESULT = g"])
+        reference = _in_trace(lines(lambda k: [f"taken = {module(k)}.input", loss, f"{unit}g = taken.grad.save()"]),
+                              unit, ["RESULT = g"])
+    elif rule == "NNL001":
+        def trace(retain: str) -> str:
+            first = lines(lambda k: [f"{module(k)}.output.sum().backward({retain})"])
+            body = ["with tracer.invoke(\"hello world\"):", *(unit + line for line in first),
+                    "with tracer.invoke(\"the cat sat\"):", unit + "model.lm_head.output.sum().backward()"]
+            return _in_trace(body, unit, [f"RESULT = {WEIGHT}.grad.clone()"], "with model.trace() as tracer:")
+        wrong, reference = trace(""), trace("retain_graph=True")
+    else:
+        raise ValueError(rule)
+    return FixProgram(rule, shape, unit, wrong, reference)
+
+
+FIXED_RULES = ("NNL001", "NNL004", "NNL101", "NNL206", "NNL301")
+
+
+def every_fix_program():
+    """Every fixable rule in every branch shape (the indentation cycling), for CI."""
+    number = 0
+    for rule in FIXED_RULES:
+        for shape in FIX_SHAPES:
+            if rule == "NNL004" and shape in _NNL004_SKIPS:
+                continue
+            yield _fix_program(rule, shape, INDENT_UNITS[number % len(INDENT_UNITS)])
+            number += 1
+

@@ -197,3 +197,25 @@ def test_target_version_is_looked_for_from_the_checked_path_not_the_working_dire
     (tmp_path / "proj" / "x.py").write_text("x = 1\n")
     shown = run("--show-settings", "proj/x.py", cwd=tmp_path).stdout
     assert "# target-version: 0.6 (" in shown
+
+
+def test_a_per_file_ignores_key_may_start_with_dot_slash(tmp_path):
+    project(tmp_path, '[tool.nnsight-lint.per-file-ignores]\n"./bad.py" = ["NNL001"]\n"./src/*.py" = ["NNL001"]\n',
+            files=("bad.py", "src/other.py", "keep/bad.py"))
+    assert reported(run(".", cwd=tmp_path)) == ["keep/bad.py"]
+
+
+def test_one_file_named_under_two_spellings_is_checked_and_fixed_once(tmp_path):
+    project(tmp_path / "d", "", files=("a.py",))
+    listed = run("./a.py", "../d/a.py", cwd=tmp_path / "d")
+    assert reported(listed) == ["a.py"] and "Found 1 problem." in listed.stderr
+    fixed = run("--fix", "./a.py", "../d/a.py", "a.py", cwd=tmp_path / "d")
+    assert "Fixed 1 problem" in fixed.stderr and (tmp_path / "d" / "a.py").read_text() == FIXED
+
+
+def test_a_target_version_no_nnsight_had_is_refused(tmp_path):
+    project(tmp_path, 'target-version = "0.0"\n', files=())
+    result = run("--show-settings", cwd=tmp_path)
+    assert result.returncode == 2 and "'target-version' must be an nnsight version" in result.stderr
+    flag = run("--target-version", "0.0", ".", cwd=tmp_path)
+    assert flag.returncode == 2 and "no nnsight release is '0.0'" in flag.stderr

@@ -27,6 +27,7 @@ from nnsight_lint.engine.fixing import (
     MAX_PASSES,
     FixError,
     apply_fixes,
+    compose,
     fix_text,
     unified_diff,
 )
@@ -439,6 +440,22 @@ def test_apply_fixes_takes_one_copy_of_a_repeated_fix_and_defers_overlaps() -> N
     assert apply_fixes(text, same_point)[1] == 1  # two insertions at one point: their order is a guess
 
 
+def test_a_fix_over_several_parts_is_taken_whole_or_not_at_all() -> None:
+    """A notebook's fixes edit cells: one whose edit in some cell overlaps a fix already taken there
+    waits for the next pass with ALL its edits, never half applied (half of NNL101's `(...).save()`
+    inside NNL206's rewritten line would not parse)."""
+    cells = {1: "with m.trace(): h = -x\n", 2: "print(h)\n"}
+    own_line = [(1, Edit(Position(1, 16), Position(1, 23), "\n    h = -x"))]
+    save = [(1, Edit(Position(1, 21), Position(1, 21), "(")), (1, Edit(Position(1, 23), Position(1, 23), ").save()"))]
+    elsewhere = [(2, Edit(Position(1, 7), Position(1, 8), "g"))]
+    texts, applied = compose(cells, [save, own_line, elsewhere])  # in document order: own_line first
+    assert (texts, applied) == ({1: "with m.trace():\n    h = -x\n", 2: "print(g)\n"}, 2)
+    texts, applied = compose(cells, [own_line, save + elsewhere])  # save waits, with its edit in cell 2
+    assert (texts, applied) == ({1: "with m.trace():\n    h = -x\n", 2: "print(h)\n"}, 1)
+    texts, applied = compose(cells, [save, elsewhere])
+    assert (texts, applied) == ({1: "with m.trace(): h = (-x).save()\n", 2: "print(g)\n"}, 2)
+
+
 def test_unified_diff_splits_lines_where_python_does() -> None:
     before = "a = 1  # \x0c form feed\nb = 2\n"
     assert unified_diff("m.py", before, before.replace("b = 2", "b = 3")).split("\n")[3:] == [
@@ -455,3 +472,15 @@ def test_nnl001_docs_say_the_fix_is_safe_for_gradients() -> None:
     page = rules.explanation("NNL001")
     safety = page.split("## Fix safety\n", 1)[1].split("\n## ", 1)[0]
     assert "It is safe" in safety and "peak memory" in safety and "never changes a gradient" in safety
+
+
+@pytest.mark.parametrize("unit", ["\t", "  ", "    "], ids=["tab", "two spaces", "four spaces"])
+def test_nnl206_fix_indents_as_the_file_does(unit: str) -> None:
+    """The body moved off the `with` line is indented with the file's own unit, read from the whole
+    file: here its only indented block is a helper the slicing leaves out of the parsed text."""
+    source = (
+        'with model.trace("hello world"): h = model.transformer.h[0].output.save()\n'
+        "print(h.shape)\n\n\ndef unrelated():\n" + unit + "return 1\n"
+    )
+    fixed = fix_bytes(source.encode(), "m.py").after
+    assert fixed.startswith('with model.trace("hello world"):\n' + unit + "h = model.transformer.h[0].output.save()\n")

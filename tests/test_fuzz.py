@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests import nnsight_programs as generated
-from tests.fuzz_properties import check_cli_tree, check_fix_properties, judge
+from tests.fuzz_properties import check_cli_tree, check_fix_against_reference, check_fix_properties, judge
 from tests.nnsight_programs import LAYOUT_STYLES, Program
 
 # Health checks: generating whole programs is slow and large by design.
@@ -112,6 +112,28 @@ def test_nnl001_flags_exactly_the_backwards_torch_needs_retained(tiny, run_direc
     text = program.render()
     verdict = judge(text, program.flags, len(list(program.backwards())), run_directory, tiny)
     assert verdict.agrees, f"{verdict.problem}\n{text}"
+
+
+FIX_PROGRAMS = list(generated.every_fix_program())
+
+
+@pytest.fixture(scope="module")
+def one_thread():
+    """The tiny model runs many short traces: torch's thread pool only adds contention (7x on 2 cores)."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+@pytest.mark.parametrize("number", range(len(FIX_PROGRAMS)), ids=[str(p) for p in FIX_PROGRAMS])
+def test_every_fix_computes_what_the_hand_fixed_program_does(tiny, run_directory, one_thread, number) -> None:
+    """Every fixable rule in every branch shape: fixed as a file and as a notebook (cell by cell), the
+    program gives the hand-fixed reference's RESULT under every FLAG value, on real nnsight. The fixed
+    cells run one by one for every third program (their text is the fixed file's for all)."""
+    check_fix_against_reference(FIX_PROGRAMS[number], run_directory, tiny, run_notebook=number % 3 == 0)
 
 
 # --- known failures: one example each while they are open ------------------------------------------------

@@ -80,14 +80,18 @@ def test_a_walk_skips_exactly_what_git_ignores(tmp_path, seed):
     assert _ours(root) == _git_kept(root)
 
 
-def test_many_patterns_are_compiled_into_few_matchers(tmp_path):
-    """10,000 lines of one sign are one group: sets of literals and one expression per kind."""
+def test_many_patterns_are_compiled_into_few_lookups(tmp_path):
+    """10,000 lines, negations among them: literals and `*suffix`es are dict lookups, whatever
+    their number; the last matching line decides."""
     lines = [f"build_{n}/" if n % 3 == 0 else (f"*.ext{n}" if n % 3 == 1 else f"data/file_{n}.csv") for n in range(10_000)]
-    (tmp_path / ".gitignore").write_text("\n".join(lines) + "\n!keep.ext1\n")
+    lines[5000:5000] = ["!*.ext1", "!build_3/"]
+    (tmp_path / ".gitignore").write_text("\n".join(lines) + "\n!keep.ext4\n")
     rules = discovery._read_gitignore(str(tmp_path))
-    assert len(rules.groups) == 2
-    negated, anywhere, directories = rules.groups[0]
-    assert not negated and len(directories.names) == 3334 and len(anywhere.paths) == 3333
-    assert rules.decide("x/a.ext1", False) is True and rules.decide("keep.ext1", False) is False
-    assert rules.decide("build_3", True) is True and rules.decide("build_3", False) is None
+    ignored, directories = rules._matchers[False, False], rules._matchers[False, True]
+    assert len(directories.names) == 3334 and len(ignored.paths) == 3333
+    assert sum(map(len, ignored.suffixes.values())) == 3333 and ignored.name_regex.regex is None
+    assert rules.decide("x/a.ext1", False) is False  # re-included after `*.ext1`
+    assert rules.decide("x/a.ext7", False) is True and rules.decide("keep.ext4", False) is False
+    assert rules.decide("build_3", True) is False and rules.decide("build_9999", True) is True
+    assert rules.decide("build_9999", False) is None
     assert rules.decide("data/file_2.csv", False) is True and rules.decide("sub/data/file_2.csv", False) is None

@@ -50,3 +50,47 @@ def test_nnl002_speaks_of_the_nnsight_the_code_targets():
     (on_06,) = findings(OLD_IDIOM, "NNL002", target_version=(0, 6))
     assert "NameError" in on_06.message
     assert findings(OLD_IDIOM, "NNL002", target_version=(0, 4)) == []  # the documented idiom then
+
+
+UNSAFE_HOISTS = ("capture_rebinds_the_loss_name.py", "walrus_in_header_binds_what_the_capture_reads.py")
+
+
+def test_nnl004_hoist_is_unsafe_when_the_with_line_reads_or_binds_the_moved_name(tmp_path):
+    """Moved above the `with`, the statement would change the loss (or what the body reads): plain
+    `--fix` leaves the file alone, and the moved program computes something else than the hand-fixed
+    one (which captures under another name), on real nnsight."""
+    import torch
+
+    from nnsight_lint.sources import source as sources
+
+    model = tiny_model()
+    for name in UNSAFE_HOISTS:
+        text = (CASES / "NNL004" / name).read_text(encoding="utf-8")
+        (finding,) = findings(text, "NNL004")
+        assert finding.fix is not None and not finding.fix.safe, name
+        assert sources.of(text, name).fix(LintOptions()).after == text, name
+        moved = sources.of(text, name).fix(LintOptions(), unsafe=True).after
+        assert moved != text
+        moved_line = next(line for line in text.splitlines() if line.endswith("# expect: NNL004"))
+        name_bound, access = moved_line.split("  #")[0].strip().split(" = ")
+        # By hand: capture under a name of its own before the block, rebind to it inside.
+        reference = text.replace(moved_line, f"        {name_bound} = captured").replace(
+            "    with ", f"    captured = {access}\n    with ", 1)
+        results = []
+        for label, program in (("moved", moved), ("reference", reference)):
+            path = tmp_path / f"{label}_{name}"
+            path.write_text(program.replace("# runtime-raises:", "# was:"), encoding="utf-8")
+            namespace = {}
+            try:
+                run_case(path, model, namespace=namespace)
+            except RuntimeError as error:  # the moved loss is no scalar: backward refuses it
+                namespace = {"error": str(error)}
+            results.append(namespace)
+            for parameter in model.parameters():
+                parameter.grad = None
+        moved_run, reference_run = results
+        assert "error" not in reference_run, name
+        if "error" not in moved_run:
+            key = "embedding_grad" if "embedding_grad" in reference_run else "hidden_grad"
+            same = moved_run[key].shape == reference_run[key].shape and torch.equal(moved_run[key], reference_run[key])
+            assert not same, name

@@ -63,3 +63,50 @@ def test_piece_lines_are_the_files_lines(size):
     file_lines = text.split("\n")
     for piece, lines in cut:
         assert piece.split("\n")[: len(lines)] == [file_lines[n - 1] for n in lines]
+
+
+BETWEEN = '''
+scale_{i} = {i} * 0.5
+label_{i} = f"trace {{scale_{i}}}"
+'''
+READS_BACK = "\nprint(hidden_{i}, label_{i})\n"
+
+
+def program_with_statements_between(traces: int) -> str:
+    """The issue's shape: module-level assignments between the traces, some read by a trace, and
+    module-level reads of what a trace bound (NNL101 for the unsaved ones)."""
+    parts = [HEADER]
+    for i in range(traces):
+        parts.append(BETWEEN.format(i=i))
+        parts.append(TRACE.format(i=i, layer=i % 2).replace('"prompt {i}"'.format(i=i), f"label_{i}"))
+        if i % 3 == 0:
+            parts.append(READS_BACK.format(i=i))
+    return "".join(parts) + SAVED_AT_MODULE_LEVEL
+
+
+def test_statements_between_traces_are_not_carried_by_every_piece(monkeypatch):
+    """Each piece holds its own run and what that run needs, so pieces stay about their size
+    however many statements lie between the traces; the findings are the whole file's."""
+    text = program_with_statements_between(60)
+    whole = findings(text)
+    assert {code for code, *_ in whole} >= {"NNL001", "NNL101", "NNL105"}
+    monkeypatch.setattr(slicing, "PIECE_SIZE", 2_000)
+    opener = __import__("nnsight_lint.engine.lint", fromlist=["x"])._trace_pattern_text(("trace",))
+    cut = slicing.pieces(text, opener)
+    assert cut is not None and len(cut) > 10
+    assert max(len(piece) for piece, _ in cut) < 3 * 2_000 and len(text) > 10 * 2_000
+    assert findings(text) == whole
+
+
+def test_every_rule_case_cut_at_every_statement_gives_its_findings(monkeypatch):
+    """The strongest cut (every top-level statement its own piece, nothing merged back whole) on
+    every case of every rule: each piece's needs are enough for the same findings."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    cases = sorted(root.glob("rules/NNL*/*.py"))
+    whole = {path: findings(path.read_text(encoding="utf-8")) for path in cases}
+    monkeypatch.setattr(slicing, "PIECE_SIZE", 1)
+    monkeypatch.setattr(slicing, "MOST", 100.0)
+    differ = [path.name for path in cases if findings(path.read_text(encoding="utf-8")) != whole[path]]
+    assert differ == []

@@ -571,6 +571,23 @@ def test_notebook_cells_are_linted_together_and_published_per_cell(server):
         assert server.diagnostics(cell_uri(name))["diagnostics"] == []
 
 
+def test_fix_all_composes_two_rules_on_one_line_of_a_notebook_cell(server):
+    """A one-line trace (NNL206) whose `h` a later cell reads (NNL101): fix-all is offered, and its
+    edit of the cell is what `check --fix` writes (both fixes, the second after a re-lint)."""
+    one_line = 'with model.trace("hello world"): h = -model.transformer.h[0].output\n'
+    published = open_notebook(server, [("t", "code", one_line), ("r", "code", "print(h.shape)\n")])
+    assert sorted(d["code"] for d in published["t"]["diagnostics"]) == ["NNL101", "NNL206"]
+    (fix_all,) = server.code_actions({"start": at(0, 0), "end": at(0, 0)}, only=[FIX_ALL_KIND], uri=cell_uri("r"))
+    assert list(fix_all["edit"]["changes"]) == [cell_uri("t")]
+    assert apply(one_line, fix_all["edit"]["changes"][cell_uri("t")]) == (
+        'with model.trace("hello world"):\n    h = (-model.transformer.h[0].output).save()\n'
+    )
+    server.notify("notebookDocument/didClose", {
+        "notebookDocument": {"uri": NOTEBOOK_URI},
+        "cellTextDocuments": [{"uri": cell_uri("t")}, {"uri": cell_uri("r")}],
+    })
+
+
 def test_a_deleted_cell_loses_its_diagnostics(server):
     published = open_notebook(server, [("b", "code", HELPER), ("c", "code", TRACE)])
     assert len(published["b"]["diagnostics"]) == 1

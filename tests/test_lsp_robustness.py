@@ -96,3 +96,44 @@ def test_hover_and_save_of_a_document_never_opened_are_not_internal_errors(clien
     client.open(TWO_INVOKES)  # a round trip after them: everything they caused has been sent
     logged = [m["params"]["message"] for m in client._pending if m.get("method") == "window/logMessage"]
     assert not [text for text in logged if "internal error" in text], logged
+
+
+BIG = "file:///nonexistent-nnsight-lint/big.py"
+
+
+def _peak_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def test_a_huge_document_leaves_the_server_answering_in_bounded_memory(client):
+    """5 MB of traces: linted in a child process; meanwhile another document gets its findings
+    and requests are answered, and the server's own memory stays small."""
+    from benchmarks.huge_file import TRACE
+
+    text = "import torch\n" + "".join(TRACE.format(i=i, layer=i % 2) for i in range(24_000))
+    assert len(text) > 5_000_000
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": BIG, "languageId": "python", "version": 1, "text": text}})
+    started = time.monotonic()
+    small = client.open(TWO_INVOKES)
+    assert [d["code"] for d in small["diagnostics"]] == ["NNL001"]
+    assert client.request("textDocument/hover", hover(0)["params"])["result"] is not None
+    assert client.request("textDocument/hover", {"textDocument": {"uri": BIG}, "position": {"line": 3, "character": 8}}).get("result") is None
+    assert time.monotonic() - started < 20
+    if hasattr(client.process, "pid") and __import__("os").path.exists(f"/proc/{client.process.pid}/status"):
+        assert _peak_mib(client.process.pid) < 400
+    client.notify("textDocument/didClose", {"textDocument": {"uri": BIG}})  # kills its lint
+    assert client.diagnostics(BIG)["diagnostics"] == []
+
+
+def test_a_large_document_gets_its_findings_from_the_background(client):
+    """Over the in-process limit (1 MB) but quick to lint: the findings arrive, for its version."""
+    text = '"""' + "A long docstring line.\n" * 48_000 + '"""\n' + TWO_INVOKES
+    assert len(text) > 1_000_000
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": BIG, "languageId": "python", "version": 3, "text": text}})
+    published = client.diagnostics(BIG)
+    assert published["version"] == 3 and [d["code"] for d in published["diagnostics"]] == ["NNL001"]
+    assert published["diagnostics"][0]["range"]["start"]["line"] == text.count("\n", 0, text.index(TWO_INVOKES)) + 2

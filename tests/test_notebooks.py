@@ -539,3 +539,34 @@ def test_percent_script_with_a_python_syntax_error_is_not_fixed(tmp_path):
     assert result.returncode == 2
     assert "not fixed: the file has a syntax error" in result.stderr
     assert (tmp_path / "walkthrough.py").read_text() == broken
+
+
+# --- fixes of several rules compose cell by cell, as in a file ---------------------------------
+
+ONE_LINE_TRACE = 'with model.trace("hello world"): h = -model.transformer.h[0].output\n'
+ONE_LINE_FIXED = 'with model.trace("hello world"):\n    h = (-model.transformer.h[0].output).save()\n'
+# The hand-fixed program, in a cell of its own: the fixed cells must give the same value.
+REFERENCE = (
+    "import torch\n"
+    'with model.trace("hello world"):\n'
+    "    expected = (-model.transformer.h[0].output).save()\n"
+    "assert torch.equal(h, expected)\n"
+)
+
+
+def test_a_one_line_trace_read_in_a_later_cell_is_fixed_by_both_rules(tmp_path):
+    """NNL206 (the body on the `with` line) and NNL101 (`h` read in the next cell) fix the same line:
+    each fix is taken whole, the second in the next pass, as `check --fix` does for a `.py` file. The
+    counts are true, and the fixed notebook runs and gives the hand-fixed value on real nnsight."""
+    text = notebook(code(SETUP), code(ONE_LINE_TRACE), code("print(h.shape)\n"), code(REFERENCE))
+    (tmp_path / "nb.ipynb").write_text(text, encoding="utf-8")
+    (tmp_path / "same.py").write_text(ONE_LINE_TRACE + "print(h.shape)\n", encoding="utf-8")
+    assert ExecRunner().errors(tmp_path / "nb.ipynb") is not None  # unfixed, it fails
+    result = run_cli("check", "--fix", "--no-cache", "nb.ipynb", "same.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Fixed 4 problems, 0 remaining." in result.stderr, result.stderr
+    fixed = tmp_path / "nb.ipynb"
+    assert code_sources(fixed.read_text(encoding="utf-8"))[1] == ONE_LINE_FIXED
+    assert (tmp_path / "same.py").read_text(encoding="utf-8") == ONE_LINE_FIXED + "print(h.shape)\n"
+    assert ExecRunner().errors(fixed) is None
+

@@ -15,7 +15,7 @@ import pytest
 
 from nnsight_lint import messages, rules
 from nnsight_lint.engine.lint import LintOptions, lint_source
-from nnsight_lint.doors.retelling import retell
+from nnsight_lint.doors.retelling import installed_transformers, retell
 from tests.case_runner import run_case
 from tests.test_rule_cases import expected_findings
 from tests.test_rule_family_cases_runtime import headers
@@ -57,7 +57,8 @@ def test_a_predicted_error_is_told_in_the_rules_words(path: Path, model):
     assert retell(error), f"not re-told: {type(error).__name__}: {original}"
     told = str(error)
     source = path.read_text(encoding="utf-8")
-    options = LintOptions(select=rules.CODES, report_deliberate_errors=True, honour_noqa=False)
+    options = LintOptions(select=rules.CODES, report_deliberate_errors=True, honour_noqa=False,
+                          transformers_version=installed_transformers())  # the run time knows its transformers
     linted = {d.message for d in lint_source(source, str(path), options)}
     assert told.splitlines()[0] in linted
     assert told.endswith(messages.ORIGINAL_ERROR.format(text=original))
@@ -176,6 +177,37 @@ def test_the_silent_grad_outside_backward_warns_in_the_rules_words(model):
         warnings.simplefilter("always")
         run_case(path, model)
     assert [w for w in plain if "leaf Tensor" in str(w.message)][0].message.args[0].startswith("The .grad attribute")
+
+
+MODEL_PATH_ERRORS = {
+    # the program, the rule that tells it, words its first line must hold (from the real model)
+    "wrong_name_in_trace": ('with model.trace("hello world"):\n    x = model.transformer.h[0].self_attn.output.save()\n',
+                            "NNL401", ["`self_attn`", "`attn`, `ln_1`, `ln_2`, `mlp`"]),
+    "index_in_trace": ('with model.trace("hello world"):\n    x = model.transformer.h[-3].output.save()\n',
+                       "NNL402", ["index -3", "has 2 of"]),
+    "too_many_indices": ('with model.trace("hello world"):\n    x = model.transformer.h[0].output[0][:, -1, :].save()\n',
+                         "NNL403", ["selects batch row 0", f"transformers {installed_transformers()}"[:-2]]),
+    "index_outside_trace": ("layer = model.transformer.h[5]\n", "NNL402", ["index 5", "has 2 of"]),
+    "wrong_name_outside_trace": ("blocks = model.transformer.blocks\n", "NNL401", ["`blocks`", "`wte`, `wpe`, `drop`, `h`, `ln_f`"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODEL_PATH_ERRORS))
+def test_model_path_errors_are_told_from_the_real_model(tmp_path, model, name):
+    """The source never says which model `model` is: the run time reads the real one (its config for
+    the rules, its children and length for errors outside any trace)."""
+    source, code, words = MODEL_PATH_ERRORS[name]
+    program = tmp_path / f"{name}.py"
+    program.write_text(source)
+    error = _raised(program, model)
+    original = str(error)
+    assert retell(error), original
+    told = str(error)
+    assert f"nnsight-lint {code} ({rules.rule(code).NAME})" in told
+    for word in words:
+        assert word in told.splitlines()[0], (word, told)
+    assert told.endswith(messages.ORIGINAL_ERROR.format(text=original))
+    assert [d.code for d in lint_source(source, str(program)) if d.code.startswith("NNL4")] == []  # statically unknown
 
 
 def test_the_runtime_uses_the_files_own_settings(tmp_path, model):

@@ -82,6 +82,7 @@ with model.trace() as t:
         "x = 1 + \\\n    2\ndef f():\n    pass\nwith model.trace():\n"
         "    loss = model.lm_head.output.sum() * x\n    loss.backward()\n    loss.backward()\n"
     ),
+    "form feeds": "def noise():\n    pass\n\x0c\n\x0cdef helper(l):\n    l.backward()\n\n\x0cwith m.trace():\n    helper(a)\n    helper(b)\n",
     "crlf": "def helper(l):\r\n    l.backward()\r\n\r\ndef noise():\r\n    pass\r\n\r\nwith m.trace():\r\n    helper(a)\r\n    helper(b)\r\n",
 }
 CASES = sorted((ROOT / "rules").glob("NNL*/*.py"))

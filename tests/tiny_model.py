@@ -9,22 +9,32 @@ import functools
 WORDS = ["hello", "world", "the", "cat", "sat", "on", "mat", "a", "dog", "ran"]
 
 
+VOCAB_SIZE = len(WORDS) + 2  # with <unk> and <pad>
+
+
 @functools.lru_cache(maxsize=None)
-def tiny_model():
-    import nnsight
-    import torch
+def tokenizer():
+    """The word-level tokenizer of the tiny vocabulary (id 0 `<unk>`, 1 `<pad>`), for any tiny model:
+    a case that builds its own model from a config class passes it as `tokenizer=tokenizer()`."""
     from tokenizers import Tokenizer, models, pre_tokenizers
-    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+    from transformers import PreTrainedTokenizerFast
 
     vocab = {"<unk>": 0, "<pad>": 1, **{w: i + 2 for i, w in enumerate(WORDS)}}
     core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
     core.pre_tokenizer = pre_tokenizers.Whitespace()
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, unk_token="<unk>", pad_token="<pad>")
+    return PreTrainedTokenizerFast(tokenizer_object=core, unk_token="<unk>", pad_token="<pad>")
+
+
+@functools.lru_cache(maxsize=None)
+def tiny_model():
+    import nnsight
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
 
     torch.manual_seed(0)
     config = GPT2Config(
-        vocab_size=len(vocab), n_positions=32, n_embd=32, n_layer=2, n_head=2,
+        vocab_size=VOCAB_SIZE, n_positions=32, n_embd=32, n_layer=2, n_head=2,
         bos_token_id=1, eos_token_id=1, pad_token_id=1,
     )
     net = GPT2LMHeadModel(config).eval()
-    return nnsight.LanguageModel(net, tokenizer=tokenizer)
+    return nnsight.LanguageModel(net, tokenizer=tokenizer())

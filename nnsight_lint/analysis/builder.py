@@ -41,7 +41,7 @@ from nnsight_lint.analysis.autograd import (
 )
 from nnsight_lint.analysis.calls import call_attr, has_input, helper_for, iter_bound, lookalike_classes
 from nnsight_lint.analysis.paths import ACCESS_KIND, is_access, iterated_module_path, module_path, unwrap_iteration
-from nnsight_lint.analysis.tree import body_of, children, statement_blocks
+from nnsight_lint.analysis.tree import body_of, children, every_child, statement_blocks
 from nnsight_lint.analysis.scope import (
     Scope,
     backward_kind,
@@ -56,8 +56,10 @@ _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.Genera
 _DEFINITIONS = frozenset({cst.Lambda, cst.FunctionDef, cst.ClassDef})
 
 
-def build_file_model(module: cst.Module, trace_names: Iterable[str] = ("trace",)) -> FileModel:
+def build_file_model(module: cst.Module, trace_names: Iterable[str] = ("trace",), path: Optional[str] = None) -> FileModel:
+    """`path`: the file's, for what model resolution reads beside it (`conftest.py`, project modules)."""
     builder = _Builder(module, frozenset(trace_names))
+    builder.model.path = path
     scope = builder.scope_of(module.body, None)
     walker = _Walker(builder, None, {})
     for statement in module.body:
@@ -87,6 +89,7 @@ class _Builder:
         self.without_grad: List[str] = []  # `with torch.no_grad():` / `@torch.no_grad()` around, outside traces
         self.functions: List[tuple] = []  # defs still to walk as written: (def, scope, without_grad, top)
         self.top: Optional[cst.CSTNode] = None  # the module-level statement being walked
+        self.within: Optional[cst.CSTNode] = None  # the small statement (or compound header) being walked
         self.sessions: List[cst.With] = []
         self.lookalikes = lookalike_classes(module, trace_names)
 
@@ -154,7 +157,8 @@ class _Walker:
     # -- events --------------------------------------------------------------------------------
 
     def emit(self, kind: EventKind, node: cst.CSTNode, where: Where, **facts) -> Event:
-        event = Event(kind, node, where, next(self.builder.order), **facts)
+        event = Event(kind, node, where, next(self.builder.order), top=self.builder.top, within=self.builder.within,
+                      **facts)
         self.builder.model.events.append(event)
         return event
 
@@ -195,6 +199,7 @@ class _Walker:
                     self.expr(arg.value, where)
         if isinstance(tracer, cst.Name):
             self.emit(EventKind.BIND, tracer, where, name=tracer.value, value=call, statement=opener)
+        trace.file = self.builder.model
         self.builder.model.traces.append(trace)
         walker.body(body_of(node), inside)
         trace.end = next(self.builder.order)
@@ -226,8 +231,10 @@ class _Walker:
             self._frames.pop()
 
     def statement(self, node: cst.CSTNode, where: Where) -> None:
+        self.builder.within = node
         if isinstance(node, cst.SimpleStatementLine):
             for small in node.body:
+                self.builder.within = small
                 self.small_statement(small, where)
         elif isinstance(node, cst.With):
             self.with_statement(node, where)
@@ -240,11 +247,18 @@ class _Walker:
         elif isinstance(node, cst.Match):
             self.expr(node.subject, where)
             for arm, case in enumerate(node.cases):
-                self.block(body_of(case), _in_arm(where, node, arm))
+                inside = _in_arm(where, node, arm)
+                for name in _captures(case.pattern):  # `case [first, *rest]:` binds first and rest
+                    self.bind_name(name, None, inside, case, False)
+                if case.guard is not None:
+                    self.expr(case.guard, inside)
+                self.block(body_of(case), inside)
         elif isinstance(node, cst.FunctionDef):
+            self.bind_name(node.name, None, where, node, False)  # `def h():` rebinds `h`
             if self.trace is None:  # inside a trace a definition runs nothing: calls are inlined
                 self.function(node, where, self.builder.function_scope(node))
         elif isinstance(node, cst.ClassDef):
+            self.bind_name(node.name, None, where, node, False)
             if self.trace is None:
                 methods = {s.name.value: s for s in body_of(node) if isinstance(s, cst.FunctionDef)}
                 for method in methods.values():
@@ -353,7 +367,7 @@ class _Walker:
             value = item.item
             attr = call_attr(value)
             if self.trace is None and attr == "session" and isinstance(value.func, cst.Attribute):
-                session = Session(node, next(self.builder.order))
+                session = Session(node, next(self.builder.order), call=value, file=self.builder.model)
                 self.builder.model.sessions.append(session)
                 self.expr(value, where)
                 inner = replace(inner, session=node)
@@ -414,6 +428,7 @@ class _Walker:
         branch: Optional[cst.CSTNode] = node
         while branch is not None:
             if isinstance(branch, cst.If):
+                self.builder.within = branch
                 self.expr(branch.test, _in_arm(where, node, arm))
                 self.block(body_of(branch), _in_arm(where, node, arm))
                 branch = branch.orelse
@@ -438,8 +453,8 @@ class _Walker:
         else:
             self.expr(node.test, where)
         self.block(body_of(node), inside)
-        if node.orelse is not None:
-            self.block(body_of(node.orelse), where)
+        if node.orelse is not None:  # skipped by a `break`: an arm of its own
+            self.block(body_of(node.orelse), _in_arm(where, node.orelse, 0))
 
     def try_statement(self, node, where: Where) -> None:
         self.block(body_of(node), _in_arm(where, node, 0))
@@ -538,6 +553,8 @@ class _Walker:
                 self.emit(EventKind.READ, node, where, name=node.value, store=store)
             return
         if kind in _DEFINITIONS:
+            if kind is cst.Lambda and self.trace is None:
+                self.lambda_reads(node, where)
             return
         if kind is cst.Attribute:
             attr = node.attr.value
@@ -574,6 +591,34 @@ class _Walker:
             self.expr(child, where)
         if kind is cst.Call:
             self.call(node, where)
+
+    def lambda_reads(self, node: cst.Lambda, where: Where) -> None:
+        """A lambda outside any trace: its defaults run here, and its free names are read when it is
+        called, mostly right where it is written (a `key=`, a callback), so they count as read here."""
+        params = node.params
+        every = [*params.posonly_params, *params.params, *params.kwonly_params]
+        every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+        for param in every:
+            if param.default is not None:
+                self.expr(param.default, where)
+        bound = {p.name.value for p in every}
+        stack, names = [node.body], []
+        while stack:
+            current = stack.pop()
+            kind = type(current)
+            if kind is cst.Name:
+                names.append(current)
+            elif kind is cst.Lambda:
+                inner = current.params
+                bound |= {p.name.value for p in (*inner.posonly_params, *inner.params, *inner.kwonly_params)}
+                stack.append(current.body)
+                continue
+            elif kind is cst.CompFor:
+                bound |= {n.value for n in _names_in(current.target)}
+            stack.extend(reversed(list(children(current))))  # popped in source order
+        for name in names:
+            if name.value not in bound and name.value not in ("True", "False", "None"):
+                self.emit(EventKind.READ, name, where, name=name.value)
 
     def comprehension(self, node, where: Where) -> None:
         """`for` clauses first (their targets are bound), then the element."""
@@ -686,6 +731,25 @@ def _names_in(target: cst.CSTNode) -> List[cst.Name]:
     if isinstance(target, cst.StarredElement):
         return _names_in(target.value)
     return []
+
+
+def _captures(pattern: cst.MatchPattern) -> List[cst.Name]:
+    """The names a `case` pattern binds, in source order: `x`, `[x, *rest]`, `{"k": x, **rest}`,
+    `Point(x=x)`, `A() as x`, `x | y`'s names."""
+    found: List[cst.Name] = []
+    stack: List[cst.CSTNode] = [pattern]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.MatchValue or kind is cst.MatchSingleton:
+            continue  # a value compared, not bound (`case Color.RED:`)
+        if kind is cst.MatchAs or kind is cst.MatchStar:
+            if isinstance(node.name, cst.Name):
+                found.append(node.name)
+        elif kind is cst.MatchMapping and isinstance(node.rest, cst.Name):
+            found.append(node.rest)
+        stack.extend(reversed([c for c in every_child(node) if isinstance(c, cst.CSTNode) and type(c) is not cst.Name]))
+    return found
 
 
 def _in_arm(where: Where, statement: cst.CSTNode, arm: int) -> Where:

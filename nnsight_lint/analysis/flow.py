@@ -8,7 +8,7 @@ outermost context of an event and find a name's bindings and reads in evaluation
 from __future__ import annotations
 
 import bisect
-from typing import Dict, Iterator, List, Optional, Tuple, Union
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 
@@ -101,6 +101,22 @@ def helper_saves(model: FileModel, call: cst.Call) -> Optional[bool]:
     return index.get(id(call))
 
 
+def reaching(bindings: Sequence[Event]) -> List[Event]:
+    """Of the bindings of one name, in evaluation order, those whose value the name may still hold
+    after the last of them: each one that no later binding always overwrites. A later binding always
+    runs after an earlier one unless it sits in an arm the earlier one is not in (an if/elif/else,
+    try/except or match arm, a loop's `else:`); a loop's body is taken to run (NNL101's fix saves
+    the binding in `for block in model.transformer.h:`, not the one before the loop)."""
+    kept: List[Event] = []
+    overwriting: List[FrozenSet[Tuple[int, int]]] = []  # the arms of the later bindings seen
+    for event in reversed(bindings):
+        arms = frozenset(event.where.branches)
+        if not any(later <= arms for later in overwriting):
+            kept.append(event)
+            overwriting.append(arms)
+    return kept[::-1]
+
+
 def first_after(events: Iterator[Event], name: str) -> Optional[Event]:
     """The first event about `name` (read, bind or delete) among `events`."""
     return next((e for e in events if e.name == name), None)
@@ -135,3 +151,107 @@ def binding(model: FileModel, name: str, before: Event, within: str = "trace") -
         if event.order < before.order and getattr(event.where, within) is where:
             return event
     return None
+
+
+def saved_binding(model: FileModel, name: str, read: Event) -> Optional[Event]:
+    """The binding of `name` that `read`, outside every trace, sees when it holds a value nnsight
+    saved in a trace (so that it IS the value: on 0.4+ no `.value` is needed), else None.
+
+    None when the name was rebound since the trace by anything the model records (an assignment, a
+    `def` or `class`, a `match` capture, an import, star-unpacking) or by a function called in
+    between that declares it `global`; and when the saved object is no nnsight value (a user's own
+    object passed to `nnsight.save`, which may well have a `.value`)."""
+    if read.where.trace is not None:
+        return None
+    found = binding(model, name, read, within="scope")
+    if found is None or found.where.trace is None or not found.from_model:
+        return None
+    saved = found.saved or any(
+        e.base.value == name and found.order < e.order < read.order for e in _saves(model)
+    )
+    if not saved or _global_rebound(model, name, read.where.scope, found.order, read.order):
+        return None
+    return found
+
+
+def _saves(model: FileModel) -> List[Event]:
+    saves = getattr(model, "_flow_saves", None)
+    if saves is None:
+        saves = [e for e in model.events if e.kind is EventKind.SAVE and isinstance(e.base, cst.Name)]
+        model._flow_saves = saves
+    return saves
+
+
+def _global_rebound(model: FileModel, name: str, scope, since: int, until: int) -> bool:
+    """Is a same-file function that declares `global <name>` and binds it called in `scope` between
+    the two orders?"""
+    for event in model.events:
+        if not since < event.order < until or event.kind is not EventKind.CALL or event.where.scope is not scope:
+            continue
+        if type(event.base) is not cst.Name:
+            continue
+        function = scope.function(event.base.value) if hasattr(scope, "function") else None
+        if function is not None and name in _globals_bound(function):
+            return True
+    return False
+
+
+def _globals_bound(function: cst.FunctionDef) -> FrozenSet[str]:
+    from nnsight_lint.analysis.tree import children
+
+    declared = set()
+    stack = [function.body]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Global:
+            declared.update(item.name.value for item in node.names)
+        elif type(node) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            stack.extend(children(node))
+    return frozenset(declared)
+
+
+def containers_of_saves(module: cst.Module) -> FrozenSet[str]:
+    """Names of lists and dicts that hold saved values and nothing else: `d[k] = x.save()`,
+    `xs.append(x.save())`, or themselves saved (`xs = nnsight.list().save()`); a name that also
+    gets another object (`d["cfg"] = Box()`, `xs.append(3)`) holds more than nnsight's values."""
+    from nnsight_lint.analysis.scope import dotted_name
+
+    def is_save(node: cst.CSTNode) -> bool:
+        if not isinstance(node, cst.Call):
+            return False
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "save":
+            return not node.args or dotted_name(func.value) == "nnsight"
+        return isinstance(func, cst.Name) and func.value == "save"
+
+    holders: set = set()
+    mixed: set = set()
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                t = target.target
+                if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name):
+                    (holders if is_save(node.value) else mixed).add(t.value.value)
+                elif isinstance(t, cst.Name) and is_save(node.value):
+                    holders.add(t.value)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if (isinstance(func, cst.Attribute) and func.attr.value in ("append", "insert", "extend")
+                    and isinstance(func.value, cst.Name) and node.args):
+                saved = func.attr.value == "append" and is_save(node.args[0].value)
+                (holders if saved else mixed).add(func.value.value)
+
+    module.visit(Visitor())
+    return frozenset(holders - mixed)
+
+
+def rebound_since_trace(model: FileModel, name: str, read: Event) -> bool:
+    """Was `name` rebound after the last trace that ran before `read` (outside traces), so that
+    `read` no longer sees what that trace left in it (`first, *xs = ...` after the trace)?"""
+    ended = [t.end for t in model.traces if t.parent is None and t.end < read.order]
+    if not ended:
+        return False
+    found = binding(model, name, read, within="scope")
+    return found is not None and found.where.trace is None and found.order > max(ended)

@@ -1,11 +1,12 @@
 """When does the forward reach a module? A partial order over `ModuleAccess`es, from what the
-source says statically: literal indices into one module list, nesting, and Hugging Face naming.
+source says statically: literal indices into one module list, nesting, and Hugging Face naming;
+where the model is known, the order its hooks fired in when the knowledge measured it.
 
 `compare(a, b)` returns "<" (a is reached first), ">", "=" or "?" (cannot be known statically).
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from nnsight_lint.analysis.model import BackwardCall, ModuleAccess
 
@@ -39,7 +40,9 @@ def _rank(path, start: int) -> Optional[int]:
     return None
 
 
-def compare(a: ModuleAccess, b: ModuleAccess) -> str:
+def compare(a: ModuleAccess, b: ModuleAccess, times: Optional[Callable[[ModuleAccess], Optional[float]]] = None) -> str:
+    """`times`: when the model is known, the measured moment of an access in its forward
+    (`schemas.forward_times`); the hand ranks decide where it has none."""
     if a == b:
         return "="
     shared = 0
@@ -50,6 +53,10 @@ def compare(a: ModuleAccess, b: ModuleAccess) -> str:
     if shared == len(a.path) or shared == len(b.path):
         return _compare_nested(a, b, shared)
     x, y = a.path[shared], b.path[shared]
+    if times is not None and "?" not in (x, y):
+        time_a, time_b = times(a), times(b)
+        if time_a is not None and time_b is not None and time_a != time_b:
+            return "<" if time_a < time_b else ">"
     if isinstance(x, int) and isinstance(y, int):
         if (x < 0) != (y < 0):  # counted from opposite ends: only the first and the last are told apart
             return {(0, -1): "<", (-1, 0): ">"}.get((x, y), "?")

@@ -11,14 +11,20 @@ Two views share one walk:
   (which trace, invoke, backward block, iter loop, grad-mode block, loops, branches, helper).
   Helpers defined in the file are walked at each call site inside a trace, as if inlined, so
   their events appear there too (with `Where.helper` set).
+
+Which model a trace runs on (`Trace.model_ref`, `Session.model_ref`, `FileModel.models`) is
+resolved on first use (`analysis/models.py`): most runs never ask.
 """
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
+
+if TYPE_CHECKING:
+    from nnsight_lint.analysis.models import ModelRef
 
 
 def exclusive(branches: Tuple[Tuple[int, int], ...], others: Tuple[Tuple[int, int], ...]) -> bool:
@@ -174,6 +180,13 @@ class Trace:
     start: int = 0  # event order at the `with` and after its body
     end: int = 0
     top: Optional[cst.CSTNode] = None  # the module-level statement the trace is written in
+    file: Optional["FileModel"] = field(default=None, repr=False, compare=False)
+
+    @property
+    def model_ref(self) -> Optional["ModelRef"]:
+        """The nnsight construction the traced object resolves to (`analysis/models.py`); None when
+        the source does not say. `model` stays the receiver as written."""
+        return self.file.receiver(self.call) if self.file is not None and self.call is not None else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -187,6 +200,8 @@ class Where:
     iter: Optional[IterLoop] = None  # innermost iter loop
     grad_mode: Optional[Tuple[str, cst.With]] = None  # ("no_grad"/"inference_mode", its with) in the trace
     loops: Tuple[int, ...] = ()  # ids of loops and comprehensions around it (within the trace)
+    # (statement, arm) pairs of the code around it that may not run: if/elif/else, try/except and match
+    # arms, and a loop's `else:` (which a `break` skips; its own statement, so it excludes nothing).
     branches: Tuple[Tuple[int, int], ...] = ()
     helper: Tuple[cst.Call, ...] = ()  # call sites of inlined helpers, outermost first
     session: Optional[cst.With] = None
@@ -226,6 +241,8 @@ class Event:
     statement: Optional[cst.CSTNode] = None  # BIND: the small statement or compound header binding it
     saved: bool = False  # BIND: the value is `<x>.save()` / `nnsight.save(x)`
     from_model: bool = False  # BIND: the value derives from a module access (or such a name)
+    top: Optional[cst.CSTNode] = field(default=None, repr=False)  # the module-level statement walked when it was seen
+    within: Optional[cst.CSTNode] = field(default=None, repr=False)  # the small statement (or compound) being walked
 
 
 @dataclass(eq=False)
@@ -233,6 +250,12 @@ class Session:
     node: cst.With
     start: int = 0
     end: int = 0
+    call: Optional[cst.Call] = None  # the `model.session(...)` call
+    file: Optional["FileModel"] = field(default=None, repr=False, compare=False)
+
+    @property
+    def model_ref(self) -> Optional["ModelRef"]:
+        return self.file.receiver(self.call) if self.file is not None and self.call is not None else None
 
 
 @dataclass
@@ -246,6 +269,26 @@ class FileModel:
     _indexed: int = field(default=0, repr=False)
     _by_name: Optional[Dict[Tuple[EventKind, str], List[Event]]] = field(default=None, repr=False)
     _named: int = field(default=0, repr=False)
+    path: Optional[str] = None  # the file's path, for the project files model resolution may read
+    _models: Optional[tuple] = field(default=None, repr=False)
+
+    def _resolved(self) -> tuple:
+        if self._models is None:
+            from nnsight_lint.analysis.models import resolve_models
+
+            self._models = resolve_models(self.module, self.path)
+        return self._models
+
+    @property
+    def models(self) -> List["ModelRef"]:
+        """Every nnsight model construction in the file, in source order."""
+        return self._resolved()[0]
+
+    def receiver(self, call: cst.Call) -> Optional["ModelRef"]:
+        """The model a `.trace(...)` / `.generate(...)` / `.scan(...)` / `.session(...)` call's
+        receiver resolves to, or None."""
+        return self._resolved()[1].get(id(call))
+
     _guards: Optional[object] = field(default=None, repr=False)
 
     def guarded(self, node: cst.Attribute) -> bool:

@@ -1,4 +1,4 @@
-"""The command line: `nnsight-lint check`, `explain`, `rules`, `server`. A thin door onto the engine.
+"""The command line: `nnsight-lint check`, `migrate`, `explain`, `rules`, `server`. A thin door onto the engine.
 
 Exit codes: 0 nothing found, 1 findings, 2 usage or internal error.
 """
@@ -72,6 +72,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--force-exclude", action="store_true", help="apply `exclude` to files named explicitly too (pre-commit)"
     )
     check.set_defaults(handler=_check)
+
+    migrate = commands.add_parser(
+        "migrate", help="rewrite code for another nnsight: apply every NNL3xx fix, list what needs a person",
+        description="`check --fix --unsafe-fixes --select NNL3 --target-version X.Y` with a migration summary.",
+    )
+    migrate.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
+    migrate.add_argument("--to", required=True, type=_version, metavar="X.Y", help="the nnsight to migrate to, e.g. 0.8")
+    migrate.add_argument("--diff", action="store_true", help="print the changes as a unified diff; write nothing")
+    migrate.add_argument("--safe-only", action="store_true", help="only the fixes marked safe")
+    migrate.set_defaults(handler=_migrate)
 
     explain = commands.add_parser("explain", help="print the full explanation of a rule")
     explain.add_argument("code", metavar="CODE")
@@ -223,7 +233,11 @@ def _fix(args, resolver) -> int:
         if result.notice:
             _warn(result.path, result.notice)
     fixed = sum(r.fixed for r in results)
-    if not args.quiet:
+    if getattr(args, "migrating", None):
+        if args.diff:  # stdout stays a patch
+            sys.stderr.write(_render(args, remaining))
+        print(_migration_summary(args.migrating, fixed, remaining, args.diff), file=sys.stderr)
+    elif not args.quiet:
         print(_fix_summary(fixed, len(remaining), len(errors), args.diff), file=sys.stderr)
     if errors:
         return EXIT_ERROR
@@ -232,6 +246,29 @@ def _fix(args, resolver) -> int:
     if args.exit_non_zero_on_fix and any(r.changed for r in results) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
+
+
+def _migrate(args) -> int:
+    """`check --fix` at the target `--to`, unsafe fixes included (a migration is reviewed as a
+    diff), then a summary: how many changes, and per rule what is left by hand. Every default rule
+    runs: what the new release needs beyond a renamed API (a gradient read inside `with
+    loss.backward():`, NNL002) is part of the migration too."""
+    argv = ["check", "--diff" if args.diff else "--fix", "--target-version", args.to, "--no-cache"]
+    argv += [] if args.safe_only else ["--unsafe-fixes"]
+    check = build_parser().parse_args([*argv, "--", *args.paths])
+    check.migrating = args.to
+    return _check(check)
+
+
+def _migration_summary(to: str, fixed: int, remaining, would: bool) -> str:
+    from collections import Counter
+
+    text = f"Migration to nnsight {to}: {'would change' if would else 'changed'} {fixed} place{'s' if fixed != 1 else ''}"
+    if not remaining:
+        return text + "; nothing needs a person."
+    per_code = ", ".join(f"{code} x{n}" for code, n in sorted(Counter(d.code for d in remaining).items()))
+    return (text + f"; {len(remaining)} need{'s' if len(remaining) == 1 else ''} a person ({per_code}): "
+            "each finding says what to write instead; `nnsight-lint explain CODE` has the whole story.")
 
 
 def _fix_one(fix_file, path, options, unsafe, write):
@@ -279,7 +316,7 @@ def _version(text: str) -> str:
     from nnsight_lint.knowledge import versions
 
     try:
-        versions.parse(text)
+        versions.parse_target(text)
     except versions.VersionError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text.strip()

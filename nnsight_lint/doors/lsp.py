@@ -47,6 +47,10 @@ FIX_ALL = "source.fixAll.nnsight-lint"
 # linted once, at its last version. How long to keep waiting for the rest of a message that is
 # still arriving, at most:
 PATIENCE_SECONDS = 0.1
+# A document larger than this (characters) is linted in a child process (`background`): the
+# server answers meanwhile, and the parse never grows its memory. Until its findings come, it has
+# no code actions and no hover.
+LARGE_DOCUMENT = 1_000_000
 
 
 # --- positions ---------------------------------------------------------------------------------
@@ -135,6 +139,7 @@ def create_server(given: Optional[ReadAhead] = None) -> LanguageServer:
     )
     server.shutdown_requested = False
     server.nnl_state = _State()
+    server.nnl_background = None  # the children linting large documents, once one is needed
     server.nnl_input = given
     handle = server.protocol.handle_message
 
@@ -183,6 +188,8 @@ def create_server(given: Optional[ReadAhead] = None) -> LanguageServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded
     def did_close(ls: LanguageServer, params: types.DidCloseTextDocumentParams):
+        if ls.nnl_background is not None:
+            ls.nnl_background.cancel(params.text_document.uri)
         ls.nnl_state.forget(params.text_document.uri)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(params.text_document.uri, []))
 
@@ -232,6 +239,13 @@ def create_server(given: Optional[ReadAhead] = None) -> LanguageServer:
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: LanguageServer, *args):
         ls.shutdown_requested = True
+        if ls.nnl_background is not None:
+            ls.nnl_background.stop()
+
+    @server.feature(types.EXIT)
+    def exit_(ls: LanguageServer, *args):
+        if ls.nnl_background is not None:
+            ls.nnl_background.stop()
 
     return server
 
@@ -244,6 +258,8 @@ def serve() -> int:
 
     def stop(number, frame):  # pygls would wait for its reader threads: end the process now
         try:
+            if server.nnl_background is not None:
+                server.nnl_background.stop()
             sys.stderr.write(f"nnsight-lint: server stopped by {signal.Signals(number).name}\n")
             sys.stderr.flush()
         finally:
@@ -361,14 +377,18 @@ class _State:
         return self.published.pop(uri, [])
 
 
-def _linted(ls: LanguageServer, unit: _Unit) -> _Linted:
-    """The findings of the unit's current versions, linted at most once per version."""
+def _linted(ls: LanguageServer, unit: _Unit) -> Optional[_Linted]:
+    """The findings of the unit's current versions, linted at most once per version; None for a
+    large unit whose lint is running in the background (its findings are published when done)."""
     texts = tuple(cell.source for cell in unit.cells)
     versions = tuple(cell.version for cell in unit.cells)
     known = ls.nnl_state.linted.get(unit.uri)
     if known is not None and known.versions == versions and known.texts == texts:
         return known
     options = _options(ls, unit.uri)
+    if sum(map(len, texts)) > LARGE_DOCUMENT:
+        _lint_in_background(ls, unit, texts, versions, options)
+        return None
     document = ls.nnl_state.documents.setdefault(unit.uri, Document())
     findings, error = source.checked(unit.source(texts, options), options, document)
     if error:
@@ -378,11 +398,34 @@ def _linted(ls: LanguageServer, unit: _Unit) -> _Linted:
     return known
 
 
+def _lint_in_background(ls: LanguageServer, unit: _Unit, texts, versions, options: LintOptions) -> None:
+    from nnsight_lint.doors.background import Linter
+
+    if ls.nnl_background is None:
+        loop = asyncio.get_event_loop()
+        ls.nnl_background = Linter(loop.call_soon_threadsafe)
+    path = _settings_path(unit.uri) or "untitled.py"
+
+    def done(key: str, job: tuple, result) -> None:
+        findings, error = result
+        if error:
+            _log(ls, f"{key}: {error}")
+        current = _unit(ls, key)
+        if current is None or tuple(cell.source for cell in current.cells) != job[1]:
+            return  # closed, or changed: the newer version's lint is queued or running
+        ls.nnl_state.linted[key] = _Linted(job[1], versions, options, findings)
+        _publish(ls, key)
+
+    ls.nnl_background.submit(unit.uri, (path, texts, unit.notebook, _is_cell(unit.uri), options), done)
+
+
 def _publish(ls: LanguageServer, uri: str) -> None:
     unit = _unit(ls, uri)
     if unit is None:
         return
     linted, encoding = _linted(ls, unit), _encoding(ls)
+    if linted is None:
+        return  # linting in the background: published when it ends
     uris = [cell.uri for cell in unit.cells]
     for stale in set(ls.nnl_state.published.get(unit.uri, [])) - set(uris):  # a cell deleted or no longer code
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(stale, []))
@@ -438,6 +481,8 @@ def _document_findings(ls: LanguageServer, uri: str):
     if document is None:  # a markdown cell, or a cell in another language
         return None
     linted = _linted(ls, unit)
+    if linted is None:
+        return None  # a large document still being linted: no stale positions offered
     return document, unit.findings_of(linted, uri), unit, linted
 
 
@@ -506,7 +551,10 @@ def _resolve_fix_all(ls: LanguageServer, action: types.CodeAction) -> Optional[t
     unit = _unit(ls, uri)
     if unit is None:
         return action
-    fixed = _fix_all(ls, unit, _linted(ls, unit).options)
+    linted = _linted(ls, unit)
+    if linted is None or sum(len(cell.source) for cell in unit.cells) > LARGE_DOCUMENT:
+        return action  # fix-all re-lints the whole text several times: `nnsight-lint check --fix`
+    fixed = _fix_all(ls, unit, linted.options)
     if fixed is None:
         return action
     changes = {

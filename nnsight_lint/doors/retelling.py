@@ -93,12 +93,13 @@ def _explanation(error: BaseException) -> Optional[str]:
     def explains(rule) -> bool:
         return bool(set(getattr(rule, "RAISES", ())) & names)
 
+    models = _runtime_models(frames)
     for path in list(lines_by_file)[:_MAX_FILES]:
         here = raised_at if raised_at is not None and raised_at[0] == path else None
-        finding = _explaining(path, lines_by_file[path], explains, missing, here)
+        finding = _explaining(path, lines_by_file[path], explains, missing, here, models)
         if finding is not None:
             return _told(finding)
-    return _grad_order(error, frames)
+    return _grad_order(error, frames) or _module_path_error(error, frames)
 
 
 def _raised_by_rules() -> frozenset:
@@ -170,14 +171,15 @@ def _user_frames(tb: Optional[TracebackType]) -> List[Tuple[str, int, object]]:
     return found
 
 
-def _explaining(path: str, lines: List[int], explains, missing: Optional[str], raised_at=None):
+def _explaining(path: str, lines: List[int], explains, missing: Optional[str], raised_at=None, models=None):
     """A finding in `path` whose rule `explains` the error, on one of `lines` (or naming `missing`).
     An error the user's own expression raised (`raised_at`) is explained only by a finding on that
-    expression; a missing name only by a finding whose code names it, or that bound it elsewhere."""
-    candidates = [d for d in _findings(path) if explains(d.rule)]
+    expression; a missing name only by a finding whose code names it, or that bound it elsewhere.
+    `models`: names of the running nnsight models -> their real config (the model rules' setting)."""
+    candidates = [d for d in _findings(path, models) if explains(d.rule)]
     if not candidates:
         return None
-    source_lines = _findings.lines(path)
+    source_lines = _findings.lines(path, models)
 
     def text_of(diagnostic) -> str:
         first, last = diagnostic.start, diagnostic.end
@@ -239,12 +241,13 @@ class _Linted:
     def __init__(self) -> None:
         self._by_path: Dict[str, Tuple[str, list, list]] = {}  # path -> (source, findings, its lines)
 
-    def _get(self, path: str):
+    def _get(self, path: str, models: Optional[Dict[str, str]] = None):
         source = _source(path)
         if source is None:
             return None
+        running = dict(models or {})
         known = self._by_path.get(path)
-        if known is not None and known[0] == source:
+        if known is not None and known[0] == source and known[3] == running:
             return known
         from nnsight_lint import rules
         from nnsight_lint.engine.lint import LintOptions, lint_source
@@ -256,6 +259,8 @@ class _Linted:
             target_version=_installed_version(),
             report_deliberate_errors=True,
             honour_noqa=False,
+            models=running,
+            transformers_version=installed_transformers(),
         )
         try:
             from dataclasses import replace
@@ -264,20 +269,21 @@ class _Linted:
             from nnsight_lint.sources.requirements import installed_version
 
             own = settings_for(path).lint_options()
-            options = replace(options, trace_names=own.trace_names, models=own.models,
+            # the running models' real configs win over the setting
+            options = replace(options, trace_names=own.trace_names, models={**own.models, **running},
                               transformers_version=installed_version("transformers"))
         except Exception:  # noqa: BLE001  a broken pyproject.toml must not hide the error being explained
             pass
         found = [_Finding(d, rules.rule(d.code)) for d in lint_source(source, path, options)]
-        known = self._by_path[path] = (source, found, source.splitlines())
+        known = self._by_path[path] = (source, found, source.splitlines(), running)
         return known
 
-    def __call__(self, path: str) -> list:
-        known = self._get(path)
+    def __call__(self, path: str, models: Optional[Dict[str, str]] = None) -> list:
+        known = self._get(path, models)
         return [] if known is None else known[1]
 
-    def lines(self, path: str) -> List[str]:
-        known = self._get(path)
+    def lines(self, path: str, models: Optional[Dict[str, str]] = None) -> List[str]:
+        known = self._get(path, models)
         return [] if known is None else known[2]
 
     def clear(self) -> None:
@@ -357,3 +363,183 @@ def _installed_version() -> Tuple[int, int]:
         return versions.parse(".".join(nnsight.__version__.split(".")[:2]))
     except Exception:  # noqa: BLE001
         return versions.NEWEST
+
+
+# -- the model rules at run time: the real model is there ------------------------------------------
+
+_ENVOY_ATTRIBUTE = re.compile(r"'(\w+)' object \(nor its module\) has attribute '([^']*)'")
+_CONFIGS: Dict[int, str] = {}  # id(config object) -> the config.json written for it
+_CONFIG_DIR: List[str] = []
+
+
+def installed_transformers() -> Optional[str]:
+    """The installed transformers' version, from its metadata (no import)."""
+    from nnsight_lint.sources.requirements import installed_version
+
+    return installed_version("transformers")
+
+
+def _model_of(value) -> Optional[object]:
+    """The torch module of an nnsight model object (an Envoy), without touching its `__getattr__`."""
+    if not type(value).__module__.startswith("nnsight"):
+        return None
+    state = getattr(value, "__dict__", None)
+    module = state.get("_module") if isinstance(state, dict) else None
+    config = getattr(module, "config", None) if module is not None else None
+    return module if hasattr(config, "to_json_string") and getattr(config, "model_type", None) else None
+
+
+def _runtime_models(frames) -> Dict[str, str]:
+    """Names (`model`, `self.model`) in the failing frames bound to nnsight models -> a config.json of
+    the real model's config, so the model rules judge the code against the model that ran."""
+    found: Dict[str, str] = {}
+    for _, _, frame in frames:
+        for scope in (frame.f_locals, frame.f_globals):
+            for name, value in list(scope.items()):
+                module = _model_of(value)
+                if module is not None:
+                    found.setdefault(name, _config_file(module.config))
+                elif name == "self" and isinstance(getattr(value, "__dict__", None), dict):
+                    for attribute, inner in list(vars(value).items()):
+                        module = _model_of(inner)
+                        if module is not None:
+                            found.setdefault(f"self.{attribute}", _config_file(module.config))
+    return {name: path for name, path in found.items() if path}
+
+
+def _config_file(config) -> Optional[str]:
+    if id(config) not in _CONFIGS:
+        import atexit
+        import shutil
+        import tempfile
+
+        try:
+            if not _CONFIG_DIR:
+                _CONFIG_DIR.append(tempfile.mkdtemp(prefix="nnsight-lint-models-"))
+                atexit.register(shutil.rmtree, _CONFIG_DIR[0], True)
+            path = os.path.join(_CONFIG_DIR[0], f"{len(_CONFIGS)}.json")
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(config.to_json_string())
+        except Exception:  # noqa: BLE001 - no config file: the rules stay silent
+            return None
+        _CONFIGS[id(config)] = path
+    return _CONFIGS[id(config)]
+
+
+def _module_path_error(error: BaseException, frames) -> Optional[str]:
+    """nnsight's `'Envoy' object (nor its module) has attribute 'layers'` re-told from the real model:
+    the module that lacks it, its children, and for an index, the list's length (NNL401 / NNL402)."""
+    match = _ENVOY_ATTRIBUTE.search(str(error)) if isinstance(error, AttributeError) else None
+    if match is None or not frames:
+        return None
+    missing = match.group(2)
+    parent, index = _failing_envoy(error), None
+    if parent is None:
+        parent, index = _envoy_on_line(frames[-1], missing)
+    if parent is None:
+        return None
+    module = parent.__dict__["_module"]
+    root = parent.root if isinstance(getattr(type(parent), "root", None), property) else parent
+    real = root.__dict__.get("_module")
+    config = getattr(real, "config", None)
+    name = f"{type(real).__name__} ({getattr(config, 'model_type', '?')})"
+    where = str(parent.__dict__.get("path", "") or "").partition(".")[2]
+    path, line, _ = frames[-1]
+    written = f"{where}.{missing}" if where else missing
+    if re.fullmatch(r"-?\d+", missing) and hasattr(module, "__len__"):
+        code = "NNL402"
+        index = int(missing) if index is None else index
+        written = f"{where}[{index}]"
+        text = messages.nnl402(written, name, index, where, len(module))
+    else:
+        code = "NNL401"
+        children = [child for child, _ in module.named_children() if not child.isdigit()]
+        text = messages.nnl401(written, None, name, where, missing, children, None, raises="")
+    from nnsight_lint import rules
+
+    return "\n\n".join([text, messages.RETOLD_AT.format(code=code, name=rules.rule(code).NAME, where=f"{path}:{line}"),
+                         messages.EXPLAIN_POINTER.format(code=code)])
+
+
+def _failing_envoy(error: BaseException):
+    """The Envoy whose `__getattr__` raised (outside a trace the traceback still holds its frame)."""
+    tb, found = error.__traceback__, None
+    while tb is not None:
+        frame = tb.tb_frame
+        candidate = frame.f_locals.get("self")
+        if frame.f_code.co_name == "__getattr__" and _is_envoy(candidate):
+            found = candidate
+        tb = tb.tb_next
+    return found
+
+
+def _is_envoy(value) -> bool:
+    return type(value).__module__.startswith("nnsight") and isinstance(getattr(value, "__dict__", None), dict) \
+        and "_module" in value.__dict__
+
+
+def _envoy_on_line(frame_info, missing: str):
+    """Inside a trace nnsight keeps only the user's line: find on it the chain that reaches `missing`
+    and walk its prefix on the real model (attributes and integer indices only: no code runs).
+    (the Envoy that lacks it, the index as written when it is an index), or (None, None)."""
+    import libcst as cst
+
+    path, line, frame = frame_info
+    text = linecache.getline(path, line).strip().rstrip(":")
+    try:
+        tree = cst.parse_module(text + "\n")
+    except Exception:  # noqa: BLE001
+        return None, None
+    chains = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Attribute) and node.attr.value == missing:
+            chains.append((node.value, None))
+        elif isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            index = _index_text(node.slice[0].slice.value)
+            if index is not None:
+                chains.append((node.value, index))
+        stack.extend(node.children)
+    for chain, index in chains:
+        parent = _walk_real(chain, frame)
+        if _is_envoy(parent):
+            module = parent.__dict__["_module"]
+            if index is None or (hasattr(module, "__len__") and not -len(module) <= index < len(module)):
+                return parent, index
+    return None, None
+
+
+def _index_text(node) -> Optional[int]:
+    import libcst as cst
+
+    if isinstance(node, cst.Integer):
+        return int(node.value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, cst.Integer):
+        return -int(node.expression.value)
+    return None
+
+
+def _walk_real(node, frame):
+    import libcst as cst
+
+    if isinstance(node, cst.Name):
+        for scope in (frame.f_locals, frame.f_globals):
+            if node.value in scope:
+                return scope[node.value]
+        return None
+    if isinstance(node, cst.Attribute):
+        owner = _walk_real(node.value, frame)
+        if not _is_envoy(owner) and not (isinstance(node.value, cst.Name) and node.value.value == "self"):
+            return None
+        return owner.__dict__.get(node.attr.value) if owner is not None and isinstance(getattr(owner, "__dict__", None), dict) else None
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        owner = _walk_real(node.value, frame)
+        index = _index_text(node.slice[0].slice.value)
+        if not _is_envoy(owner) or index is None:
+            return None
+        try:
+            return owner[index]
+        except Exception:  # noqa: BLE001
+            return None
+    return None

@@ -10,7 +10,7 @@ import stat
 import tempfile
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.engine.text import line_starts
@@ -41,29 +41,47 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> Tuple[str, int]:
     A fix identical to one already taken (one call reported twice) counts as applied once more
     without editing twice. A fix that overlaps a taken one is left for the next pass.
     """
-    starts = line_starts(text)
+    texts, applied = compose({0: text}, [[(0, edit) for edit in fix.edits] for fix in fixes])
+    return texts[0], applied
 
-    def offset(position: Position) -> int:
-        return starts[position.line - 1] + position.column - 1
 
-    taken: List[Span] = []
+Part = TypeVar("Part")
+
+
+def compose(texts: Mapping[Part, str], fixes: Sequence[Sequence[Tuple[Part, Edit]]]) -> Tuple[Dict[Part, str], int]:
+    """`apply_fixes` over a document in parts (a notebook's cells): each fix is a list of edits, each
+    on one part. A fix is taken whole or not at all: an edit of it that touches one already taken in
+    its part leaves the fix for the next pass. (new texts of every part, fixes applied)."""
+    starts = {part: line_starts(text) for part, text in texts.items()}
+
+    def offset(part, position: Position) -> int:
+        return starts[part][position.line - 1] + position.column - 1
+
+    taken: Dict[Part, List[Span]] = {}
     applied = 0
-    candidates = [sorted((offset(e.start), offset(e.end), e.content) for e in fix.edits) for fix in fixes]
-    for spans in sorted(candidates):  # in text order: of two overlapping fixes, the first wins
-        if spans and all(span in taken for span in spans):
+    candidates = [
+        sorted((part, offset(part, e.start), offset(part, e.end), e.content) for part, e in fix) for fix in fixes
+    ]
+    for spans in sorted(candidates):  # in document order: of two overlapping fixes, the first wins
+        if spans and all(span[1:] in taken.get(span[0], ()) for span in spans):
             applied += 1
             continue
-        if any(_conflict(span, other) for span in spans for other in taken):
+        if any(_conflict(span[1:], other) for span in spans for other in taken.get(span[0], ())):
             continue
-        taken.extend(spans)
+        for part, *span in spans:
+            taken.setdefault(part, []).append(tuple(span))
         applied += 1
-    pieces, cursor = [], 0
-    for start, end, content in sorted(taken, key=lambda s: s[:2]):
-        pieces.append(text[cursor:start])
-        pieces.append(content)
-        cursor = end
-    pieces.append(text[cursor:])
-    return "".join(pieces), applied
+    result = dict(texts)
+    for part, spans in taken.items():
+        text = texts[part]
+        pieces, cursor = [], 0
+        for start, end, content in sorted(spans, key=lambda s: s[:2]):
+            pieces.append(text[cursor:start])
+            pieces.append(content)
+            cursor = end
+        pieces.append(text[cursor:])
+        result[part] = "".join(pieces)
+    return result, applied
 
 
 def _conflict(a: Span, b: Span) -> bool:

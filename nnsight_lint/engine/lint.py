@@ -26,7 +26,7 @@ class LintOptions:
     report_deliberate_errors: bool = False  # also inside `pytest.raises` / a `try` that catches it
     honour_noqa: bool = True  # the runtime hook explains an error even where `# noqa` hid its finding
     transformers_version: Optional[str] = None  # the transformers the code is written for ("4.57.1"); None: unknown
-    models: Mapping[str, str] = field(default_factory=dict)  # [tool.nnsight-lint.models]: name/id -> hub id or config.json
+    models: Mapping[str, str] = field(default_factory=dict, hash=False)  # [tool.nnsight-lint.models]: name/id -> hub id or config.json
 
 
 DEFAULT_OPTIONS = LintOptions()
@@ -34,9 +34,12 @@ DEFAULT_OPTIONS = LintOptions()
 # the order of the submodules it calls (NNL202); a save in a function called outside any trace
 # (NNL105).
 # A class whose `trace` is a context manager of the file's own (a plain `@contextmanager`, or a
-# class with `__enter__`) is no nnsight model (NNL001's look-alikes).
+# class with `__enter__`) is no nnsight model (NNL001's look-alikes). A definition that builds an
+# nnsight model says which model a trace runs on (`analysis/models.py`).
+# A function that declares a `global` may rebind a saved name when called after the trace (NNL301).
 _KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\("
-                               r"|^\s+def\s+__enter__\s*\(", re.MULTILINE)
+                               r"|^\s+def\s+__enter__\s*\(|\b(?:LanguageModel|TransformersModel|NNsight|VLLM)\(|^\s+global\s",
+                               re.MULTILINE)
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
@@ -86,7 +89,7 @@ class TraceOpener:
         self._with = re.compile(text(r"with\b"))
         self._bom, self._ends, self._escaped = text("\ufeff"), text("\r\n\""), text("\\n")
         self._blanks, self._space, self._dot, self._colon, self._async = (
-            text(" \t"), text(" \t\r\n"), text("."), text(":"), text("async"))
+            text(" \t\f"), text(" \t\r\n"), text("."), text(":"), text("async"))
 
     def search(self, text):
         for start in sorted(self._calls(text)):
@@ -289,23 +292,36 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext
 
-    file_model = build_file_model(module, options.trace_names)
+    file_model = build_file_model(module, options.trace_names, path)
     if not file_model.traces and not file_model.events:
         return []
     context = RuleContext(path, module, module.code if text is None else text, options.target_version,
                           options.report_deliberate_errors, positions_cache)
+    context.models, context.transformers_version = options.models, options.transformers_version
     # Findings are mostly inside traces: positions look in their statements first.
     context.tops = [trace.top for trace in file_model.traces if trace.top is not None]
     if piece is not None:
         context.module_text, context.module_lines = piece
     found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
-    shown = [d for d in found if not context.deliberate(d.code, d.start)]
+    shown = [d for d in found if not _shown_on_purpose(d, context)]
     if len(shown) < len(found):
         hidden_as_demos(d for d in found if d not in shown)
     found = shown
     if options.honour_noqa:
         found = without_noqa(found, context.lines)
     return sorted(found, key=Diagnostic.sort_key)
+
+
+def _shown_on_purpose(diagnostic: Diagnostic, context) -> bool:
+    """Is the finding in code that shows its error on purpose? A rule whose error is raised elsewhere
+    than where it reports (NNL101: at the read after the trace, not at the binding) asks
+    `context.deliberate` there itself; here only a comment on the reported line counts for it."""
+    from nnsight_lint import rules
+    from nnsight_lint.analysis.deliberate import comment_says_it_fails
+
+    if getattr(rules.RULES[diagnostic.code], "DELIBERATE_WHERE_RAISED", False):
+        return not context.report_deliberate_errors and comment_says_it_fails(context.line_text(diagnostic.line))
+    return context.deliberate(diagnostic.code, diagnostic.start)
 
 
 # Findings not reported because the code shows their error on purpose are counted, so that a run

@@ -101,7 +101,7 @@ def scan_statement_starts(
         kind = match.lastgroup
         if at_line_start:  # the first token of a physical line: a statement starts if it sits
             at_line_start = False  # at column 0 outside every bracket
-            if depth == 0 and lines[line][:1] not in ("", " ", "\t", "\f", "#"):
+            if depth == 0 and _at_column_0(lines[line]):
                 starts.append(line)
         if kind == "string":
             line += len(LINE_BREAK.findall(match.group()))
@@ -118,9 +118,15 @@ def scan_statement_starts(
                 return starts, line
         elif kind == "quote":  # an unterminated string: let the parser say what is wrong
             return None
-    if at_line_start and depth == 0 and line < len(lines) and lines[line][:1] not in ("", " ", "\t", "\f", "#"):
+    if at_line_start and depth == 0 and line < len(lines) and _at_column_0(lines[line]):
         starts.append(line)
     return (starts, None) if depth == 0 else None
+
+
+def _at_column_0(line: str) -> bool:
+    """Does code start this line at column 0? Form feeds before it count for nothing (Python resets
+    the indentation at one), so `\fwith m.trace():` is a top-level statement."""
+    return line.lstrip("\f")[:1] not in ("", " ", "\t", "#")
 
 
 def rescan_statement_starts(
@@ -213,14 +219,19 @@ def _indent(line: str) -> int:
 # A text past this many characters is checked in pieces: libcst's tree costs about 570 bytes of
 # memory per character of source, so a 10 MB file of traces would need about 6 GB at once.
 PIECE_SIZE = 250_000
+# A piece that needs more than this share of the file: parse the file whole instead.
+MOST = 0.8
 
 
 def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None) -> Optional[List[Tuple[str, List[int]]]]:
-    """A text longer than `size` cut into pieces of about `size` characters: each holds every
-    top-level statement without a trace (imports, assignments, helpers: what any trace may use) and
-    a run of those with one, in their order, as (piece text, the original 1-based line of each of
-    its lines). None when the text is small, cannot be cut at statements, or is mostly statements
-    without traces (then every piece would hold nearly all of it)."""
+    """A text longer than `size` cut into pieces of about `size` characters: each is a run of
+    top-level statements, in their order, with the statements elsewhere in the file that the run
+    needs (`dependencies`: those binding what it reads, those reading what its traces bind), as
+    (piece text, the original 1-based line of each of its lines). Every statement is in the run of
+    one piece, so its own findings are reported. None when the text is small, cannot be cut at
+    statements, or one piece would need nearly all of it."""
+    from nnsight_lint.engine.dependencies import Graph, names_of
+
     size = PIECE_SIZE if size is None else size
     if len(text) <= size:
         return None
@@ -229,25 +240,33 @@ def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None) ->
     if starts is None:
         return None
     breaks = [m.group() for m in LINE_BREAK.finditer(text)] + [""]
-    common: List[int] = []
+    statements = _group(lines, starts)
+    names, traces, sizes = [], set(), []
+    for index, (first, end) in enumerate(statements):
+        source = _joined(lines, first, end)
+        found = names_of(source, index == 0)
+        if found is None:
+            return None  # a statement CPython cannot read alone: the whole file's parse says why
+        names.append(found)
+        sizes.append(len(source) + 1)
+        if trace_opener.search(source) is not None:
+            traces.add(index)
     runs: List[List[int]] = [[]]
-    common_size = run_size = 0
-    for first, end in _group(lines, starts):
-        block = list(range(first, end))
-        block_size = sum(len(lines[i]) + 1 for i in block)
-        if trace_opener.search(_joined(lines, first, end)) is None:
-            common += block
-            common_size += block_size
-        else:
-            if runs[-1] and run_size + block_size > size:
-                runs.append([])
-                run_size = 0
-            runs[-1] += block
-            run_size += block_size
-    if len(runs) < 2 or common_size > size // 2:
+    run_size = 0
+    for index, statement_size in enumerate(sizes):
+        if runs[-1] and run_size + statement_size > size:
+            runs.append([])
+            run_size = 0
+        runs[-1].append(index)
+        run_size += statement_size
+    if len(runs) < 2:
         return None
+    graph = Graph(names)
     cut = []
     for run in runs:
-        numbers = sorted(common + run)
+        included = sorted(graph.needed(run, traces))
+        if sum(sizes[i] for i in included) > MOST * len(text):
+            return None  # one piece is nearly the file: parse it whole, once
+        numbers = [line for i in included for line in range(*statements[i])]
         cut.append(("".join(lines[i] + (breaks[i] or "\n" * bool(lines[i])) for i in numbers), [i + 1 for i in numbers]))
     return cut

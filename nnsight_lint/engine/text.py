@@ -66,3 +66,19 @@ def _common_length(old: str, new: str, end) -> int:
         else:
             high = middle - 1
     return low
+
+
+def indent_unit(lines: Sequence[str], default: str = "    ") -> str:
+    """How the text indents a block: what the first indented line adds to the line opening its
+    block (a tab, two spaces, ...); `default` when nothing is indented. Read from the whole text,
+    as the parsed part may have lost the file's only indented blocks to slicing."""
+    opener = None  # the indentation of the last code line that ends in ":"
+    for line in lines:
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = line[: len(line) - len(stripped)]
+        if opener is not None and len(indent) > len(opener) and indent.startswith(opener):
+            return indent[len(opener):]
+        opener = indent if stripped.split("#", 1)[0].rstrip().endswith(":") else None
+    return default

@@ -77,7 +77,9 @@ def tiny_config(model_type: str, extra: Optional[Mapping[str, Any]] = None):
         real = real_name(cls, name)
         if isinstance(getattr(cls, real, None), property):
             continue  # derived (falcon's head_dim)
-        if hasattr(default, real) or name in ("num_hidden_layers", "hidden_size", "vocab_size"):
+        # the token ids always: transformers 5.0.0's PhiConfig lacks pad_token_id, which its model reads
+        if hasattr(default, real) or name in ("num_hidden_layers", "hidden_size", "vocab_size", "pad_token_id",
+                                              "bos_token_id", "eos_token_id"):
             kwargs[real] = value
     kwargs.update(ARCHITECTURES[model_type] if extra is None else extra)
     return cls(**kwargs)

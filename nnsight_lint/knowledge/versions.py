@@ -13,6 +13,7 @@ from typing import Optional, Tuple
 
 Version = Tuple[int, int]
 NEWEST: Version = (0, 8)  # the newest nnsight API the rules describe
+OLDEST: Version = (0, 1)  # the first nnsight release: no code is written for an older one
 LEGACY_UNTIL: Version = (0, 4)  # the last release of the proxy API (`.value`, `model.trace(...).output`)
 
 _VERSION = re.compile(r"^\s*(\d+)\.(\d+)(?:\.\d+)?\s*$")
@@ -29,6 +30,14 @@ def parse(text: str) -> Version:
     if match is None:
         raise VersionError(f"not a version: {text!r} (expected MAJOR.MINOR, e.g. \"0.8\")")
     return int(match.group(1)), int(match.group(2))
+
+
+def parse_target(text: str) -> Version:
+    """A `target-version` as written by the user: `parse`, refusing versions no nnsight had ("0.0")."""
+    version = parse(text)
+    if version < OLDEST:
+        raise VersionError(f"no nnsight release is {text.strip()!r} (the first is {show(OLDEST)})")
+    return version
 
 
 def leading(text: str) -> Optional[Version]:

@@ -8,7 +8,8 @@
 - `FIX`: "safe", "unsafe" or None; `RAISES`: the exception class names its mistake raises at run
   time, so that code which shows the error on purpose (`pytest.raises`, a `try` catching it) is
   not reported by default;
-- `check(model, context)`, yielding diagnostics.
+- `check(model, context)`, yielding diagnostics;
+- optionally `appendix()`: text generated from the knowledge, appended to the explanation.
 
 `CODES` is known without importing any rule (rule modules import libcst, which costs more than
 a run that the pre-filter answers); `RULES` imports them on first use.
@@ -23,7 +24,8 @@ CODES = (
     "NNL000", "NNL001", "NNL002", "NNL003", "NNL004", "NNL005", "NNL006", "NNL007",  # gradients
     "NNL101", "NNL102", "NNL103", "NNL104", "NNL105",  # values across trace and invoke boundaries
     "NNL201", "NNL202", "NNL203", "NNL204", "NNL205", "NNL206", "NNL207",  # the shape of a trace
-    "NNL301",  # the nnsight <= 0.4 API
+    "NNL301", "NNL302",  # the nnsight API across releases
+    "NNL401", "NNL402", "NNL403", "NNL404",  # the model a trace runs on
 )
 _MODULES = {code: f"nnsight_lint.rules.{code.lower()}" for code in CODES}
 _loaded: Dict[str, ModuleType] = {}
@@ -42,7 +44,10 @@ def rule(code: str) -> ModuleType:
 
 
 def explanation(code: str) -> str:
-    return importlib.import_module(_MODULES[code]).__doc__.strip() + "\n"
+    """The rule's docstring, and what its `appendix()` generates (NNL302: the table's removals)."""
+    module = importlib.import_module(_MODULES[code])
+    appendix = getattr(module, "appendix", None)
+    return module.__doc__.strip() + "\n" + ("\n" + appendix() if appendix is not None else "")
 
 
 def is_known_prefix(prefix: str) -> bool:

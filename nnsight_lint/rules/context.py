@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Collection, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
+from typing import Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 
@@ -10,7 +10,7 @@ from nnsight_lint.analysis.demos import Demos
 from nnsight_lint.analysis.deliberate import comment_says_it_fails, percent_demo_lines
 from nnsight_lint.diagnostics import Diagnostic, Fix, Position
 from nnsight_lint.engine.positions import Generated, Positions
-from nnsight_lint.engine.text import split_lines
+from nnsight_lint.engine.text import indent_unit, split_lines
 from nnsight_lint.knowledge.versions import NEWEST
 
 _DEMO_WORDS = re.compile(r"\btry\b|[rR]aises")
@@ -44,6 +44,10 @@ class RuleContext:
         self._positions: Optional[Positions] = None
         self._demos: Union[None, bool, Demos] = None  # False: the text holds no such code
         self._percent_demos: Optional[FrozenSet[int]] = None  # lines of `# %%` cells said to fail
+        # What the rules that know the model read (`LintOptions.models`, `.transformers_version`).
+        self.models: Mapping[str, str] = {}
+        self.transformers_version: Optional[str] = None
+        self._indent: Optional[str] = None
 
     def deliberate(self, code: str, at: Union[cst.CSTNode, Position]) -> bool:
         """Is `at` code that shows the rule's error on purpose: a line whose comment says it fails
@@ -85,9 +89,28 @@ class RuleContext:
                                         self._positions_cache)
         return self._positions.span(node)
 
+    @property
+    def indent(self) -> str:
+        """What the file adds to indent a block (a tab, two or four spaces)."""
+        if self._indent is None:
+            self._indent = indent_unit(self.lines, self.module.default_indent)
+        return self._indent
+
     def line_text(self, line: int) -> str:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
 
     def diagnostic(self, code: str, node: cst.CSTNode, message: str, fix: Optional[Fix] = None) -> Diagnostic:
         start, end = self.span(node)
         return Diagnostic(self.path, code, message, start, end, fix)
+
+
+def measured_order(trace, context: RuleContext):
+    """The measured forward order of the model `trace` runs on (`schemas.forward_times`), for
+    `forward_order.compare`; None when the model is not known (the hand ranks decide)."""
+    cache = context.__dict__.setdefault("_measured_orders", {})
+    if id(trace) not in cache:
+        from nnsight_lint.analysis.schemas import forward_times, known_model
+
+        known = known_model(trace, context.models, context.transformers_version)
+        cache[id(trace)] = forward_times(known) if known is not None else None
+    return cache[id(trace)]

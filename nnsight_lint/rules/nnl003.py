@@ -59,7 +59,7 @@ from nnsight_lint.analysis.gradients import calls_on, captured_at, reads_access,
 from nnsight_lint.analysis.model import Event, EventKind, ModuleAccess
 from nnsight_lint.analysis.scope import dotted_name
 from nnsight_lint.diagnostics import Diagnostic
-from nnsight_lint.rules.context import RuleContext
+from nnsight_lint.rules.context import RuleContext, measured_order
 
 CODE = "NNL003"
 NAME = "grad-order"
@@ -92,7 +92,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
                     if (
                         first_label != label
                         and not first.where.excludes(event.where)
-                        and compare(first_position, position) == "<"
+                        and compare(first_position, position, measured_order(trace, context)) == "<"
                         and id(event.node) not in reported
                     ):
                         reported.add(id(event.node))

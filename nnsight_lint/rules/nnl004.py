@@ -40,13 +40,16 @@ order of the accesses around it (it comes after every module read before it, and
 modules the `with` line reads for the loss), the fix moves that statement to just before the
 `with`. It is safe: the same value is captured, in the forward, where it can be served. Otherwise
 (e.g. the loss was taken from `lm_head` earlier) no fix is offered: the capture belongs higher up.
+When the `with` line reads the name the statement binds (`with loss.backward(): loss = ...`), or a
+walrus in it binds a name the statement reads or binds, moving the statement would change what the
+backward computes: the fix is then unsafe (only `--unsafe-fixes` applies it).
 
 ## How to silence
 Put `# noqa: NNL004` on the reported line, or `--ignore NNL004`.
 """
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -55,7 +58,7 @@ from nnsight_lint.analysis import FileModel
 from nnsight_lint.analysis.forward_order import compare
 from nnsight_lint.analysis.gradients import root_name
 from nnsight_lint.analysis.model import Event, EventKind, ModuleAccess
-from nnsight_lint.analysis.tree import body_of, subtree_ids
+from nnsight_lint.analysis.tree import body_of, children, subtree_ids
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.rules.context import RuleContext
 
@@ -106,6 +109,12 @@ def _hoist(model: FileModel, event: Event, context: RuleContext) -> Optional[Fix
         return None
     if not _keeps_forward_order(model, event, block):
         return None
+    # Moved above the `with`, the statement would run before its header: offered, but not applied
+    # by plain `--fix`, when the header reads the name it binds (the backward would start from
+    # another loss) or binds a name it reads (a walrus in the header).
+    target = statement.targets[0].target.value
+    header_reads, header_binds = _header_names(block)
+    safe = target not in header_reads | header_binds and not (_names_read(statement.value) & header_binds)
     start, end = context.span(first)
     if start.line != end.line:
         return None
@@ -119,8 +128,32 @@ def _hoist(model: FileModel, event: Event, context: RuleContext) -> Optional[Fix
             Edit(Position(with_line, 1), Position(with_line, 1), moved + newline),
             Edit(Position(start.line, 1), Position(start.line + 1, 1), ""),
         ),
-        safe=True,
+        safe=safe,
     )
+
+
+def _header_names(block: cst.With) -> Tuple[Set[str], Set[str]]:
+    """The names the `with` header reads, and those a walrus in it binds."""
+    reads: Set[str] = set()
+    binds: Set[str] = set()
+    for item in block.items:
+        for node in _walk(item.item):
+            if type(node) is cst.NamedExpr and type(node.target) is cst.Name:
+                binds.add(node.target.value)
+        reads |= _names_read(item.item)
+    return reads - binds, binds
+
+
+def _names_read(node: cst.CSTNode) -> Set[str]:
+    return {n.value for n in _walk(node) if type(n) is cst.Name}
+
+
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(children(current))
 
 
 def _keeps_forward_order(model: FileModel, event: Event, block: cst.With) -> bool:
@@ -136,6 +169,7 @@ def _keeps_forward_order(model: FileModel, event: Event, block: cst.With) -> boo
             or other.where.trace is not event.where.trace
             or other.where.invoke != event.where.invoke
             or other.where.backward is not None
+            or other.where.excludes(event.where)  # another arm of an if, try or match: never both
         ):
             continue
         position = _position(other)

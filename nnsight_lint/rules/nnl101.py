@@ -21,6 +21,9 @@ with model.trace("The Eiffel Tower is in"):
 print(h.shape)
 ```
 
+A lambda written after the trace (`sorted(xs, key=lambda i: h[i])`) reads `h` too: it is
+reported as a read where the lambda stands.
+
 ## Right code
 ```python
 with model.trace("The Eiffel Tower is in"):
@@ -37,8 +40,10 @@ Applies from nnsight 0.5 (checked on 0.5.15, 0.6.3, 0.7.0, 0.8.1). On 0.4 the un
 bound to a proxy whose value was never set (`ValueError: Accessing value before it's been set`).
 
 ## Fix safety
-The fix appends `.save()` to the last binding when it is a plain `name = <expr>` statement. It is
-safe: it only marks the value to leave the trace.
+Every binding the read may see is reported: the last one, and those in the other arms of an
+`if`/`elif`/`else`, `try`/`except`, `match` or a loop's `else:` (a loop's body is taken to run).
+The fix appends `.save()` to each that is a plain `name = <expr>` statement. It is safe: it only
+marks the value to leave the trace.
 
 ## How to silence
 Put `# noqa: NNL101` on the reported line (the binding), or `--ignore NNL101`. A value that comes
@@ -46,7 +51,7 @@ from a function the analysis cannot see (defined in another file) is not reporte
 """
 from __future__ import annotations
 
-from typing import Dict, Iterator, Optional
+from typing import Dict, Iterator, List, Optional
 
 import libcst as cst
 
@@ -59,6 +64,7 @@ from nnsight_lint.analysis.flow import (
     is_comprehension_target,
     outermost_contexts,
     own_name_events,
+    reaching,
     saved_names,
 )
 from nnsight_lint.analysis.model import Event, EventKind
@@ -73,6 +79,9 @@ SINCE = (0, 5)  # before 0.5 the name stays bound to an unset proxy: a different
 BEFORE = None
 FIX = "safe"
 RAISES = ("NameError", "UnboundLocalError")
+# The error is raised at the read after the trace: `check` asks whether that read is a demo, and a
+# `try` around a binding (whose other arm binds the name too) hides nothing.
+DELIBERATE_WHERE_RAISED = True
 
 _ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Dict, cst.Set, cst.ListComp,
           cst.DictComp, cst.SetComp)
@@ -83,13 +92,15 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         scope = context_scope(model, outer)
         if scope is None:
             continue
-        last: Dict[str, Event] = {}
+        bindings: Dict[str, List[Event]] = {}
         for event in own_name_events(model, scope, outer.start, outer.end):
             if event.kind is EventKind.BIND and not is_comprehension_target(event):
-                last[event.name] = event
+                bindings.setdefault(event.name, []).append(event)
+        last = {name: events[-1] for name, events in bindings.items()}
         saves = saved_names(model, outer.start, outer.end)
-        for name, binding in last.items():
-            if not binding.from_model or _escapes(model, binding, saves, last):
+        for name, events in bindings.items():
+            unsaved = [b for b in reaching(events) if b.from_model and not _escapes(model, b, saves, last)]
+            if not unsaved:
                 continue
             read = first_after(own_name_events(model, scope, outer.end), name)
             if read is None or read.kind is not EventKind.READ:
@@ -98,11 +109,12 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
                 e.kind is EventKind.BIND and e.name == name for e in own_name_events(model, scope, -1, outer.start)
             )
             line = context.span(read.node)[0].line
-            found = context.diagnostic(CODE, binding.node, messages.nnl101(name, line, had_old), _fix(binding, context))
-            if context.deliberate(CODE, read.node):  # the read that fails is the demo
-                context.hide(found)
-                continue
-            yield found
+            for binding in unsaved:  # every binding the read may see (each arm of an if, try, match)
+                found = context.diagnostic(CODE, binding.node, messages.nnl101(name, line, had_old), _fix(binding, context))
+                if context.deliberate(CODE, read.node):  # the read that fails is the demo
+                    context.hide(found)
+                    continue
+                yield found
 
 
 def _escapes(model: FileModel, binding: Event, saves, last: Dict[str, Event]) -> bool:

@@ -64,7 +64,7 @@ from nnsight_lint.analysis.model import Event, EventKind, ModuleAccess
 from nnsight_lint.analysis.scope import dotted_name
 from nnsight_lint.analysis.shape import sibling_compare, sibling_orders
 from nnsight_lint.diagnostics import Diagnostic
-from nnsight_lint.rules.context import RuleContext
+from nnsight_lint.rules.context import RuleContext, measured_order
 
 CODE = "NNL202"
 NAME = "module-order"
@@ -89,7 +89,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         for before, before_access in earlier:
             if before.where.excludes(event.where):
                 continue
-            verdict = _order(before_access, access)
+            verdict = _order(before_access, access, measured_order(where.trace, context))
             if verdict == "?" and orders is None:  # only a file that defines an order can have one
                 defines = any("OrderedDict" in line or "def forward" in line for line in context.lines)
                 orders = sibling_orders(model.module) if defines else []
@@ -141,8 +141,8 @@ def _listed_modules(model: FileModel) -> Dict[tuple, List[tuple]]:
     return found
 
 
-def _order(a: ModuleAccess, b: ModuleAccess) -> str:
-    verdict = compare(a, b)
+def _order(a: ModuleAccess, b: ModuleAccess, times=None) -> str:
+    verdict = compare(a, b, times)
     if verdict == "?" and ("generator",) in (a.path, b.path) and a.path[:1] != b.path[:1]:
         # The generator's output is handed over when generation ends, after every step's modules.
         return ">" if a.path == ("generator",) else "<"

@@ -1,4 +1,4 @@
-"""# NNL206: a traced `with` whose body shares its line or starts with `try:`
+"""# NNL206: a traced `with` laid out so nnsight cannot find its block
 
 ## Symptom
     ValueError: The body of a traced `with` must start on its own line; nnsight runs the body
@@ -8,16 +8,32 @@ or
 
     ValueError: A traced `with` block cannot start with `try:`; ...
 
+or, for `with (<loss over several lines>).backward():`,
+
+    TypeError: 'NoneType' object does not support the context manager protocol
+
 ## Cause
 nnsight does not let Python run a traced block: it stops it at the start of the body's first
 line and runs the body itself. A body written on the `with` line has no line of its own to be
 stopped at, and a `try:` as the first statement is a line Python gives no way back out of. This
 holds for every traced `with`: `model.trace`, `model.generate`, `tracer.invoke`,
 `with loss.backward():`, `model.session()` and the block form of `tracer.iter` / `tracer.all()`.
+A backward block is looked for when `.backward()` is called, on the line Python reports for that
+call (the line of the `backward` name): when that is neither the `with` line nor the first line of
+its item, nnsight finds no block there, runs a plain backward, and `with` is handed its `None`
+(checked on nnsight 0.8.1, Python 3.11).
 
 ## Wrong code
 ```python
 with model.trace("The Eiffel Tower is in"): logits = model.lm_head.output.save()  # NNL206
+```
+
+```python
+with model.trace("The Eiffel Tower is in"):
+    with (
+        model.lm_head.output.sum()
+    ).backward():  # NNL206
+        grad = model.transformer.wte.weight.grad.save()
 ```
 
 ## Right code
@@ -25,12 +41,19 @@ with model.trace("The Eiffel Tower is in"): logits = model.lm_head.output.save()
 with model.trace("The Eiffel Tower is in"):
     logits = model.lm_head.output.save()
 ```
+```python
+with model.trace("The Eiffel Tower is in"):
+    loss = model.lm_head.output.sum()
+    with loss.backward():
+        grad = model.transformer.wte.weight.grad.save()
+```
 For a `try`, put any statement above it, or move the `try` outside the block. Since nnsight 0.8,
 `with model.trace(x): pass` and a header spread over lines whose body sits on its closing line
 are accepted.
 
 ## Fix safety
-Safe for a body on the `with` line: it moves onto its own indented line(s). No fix for `try:`.
+Safe for a body on the `with` line: it moves onto its own indented line(s), indented as the file
+indents. No fix for `try:` or a `.backward()` on a later line.
 
 ## How to silence
 Put `# noqa: NNL206` on the `with` line, or `--ignore NNL206`.
@@ -52,7 +75,7 @@ SUMMARY = messages.NNL206_TITLE
 DEFAULT = True
 SINCE = BEFORE = None  # 0.7 refused both layouts too, with misleading errors
 FIX = "safe"
-RAISES = ("ValueError", "ExitTracingException", "NNsightException")
+RAISES = ("ValueError", "ExitTracingException", "NNsightException", "TypeError")
 
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
@@ -70,6 +93,24 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             yield context.diagnostic(CODE, node, messages.NNL206_INLINE, _own_line(node, context))
         elif body.body and isinstance(body.body[0], (cst.Try, cst.TryStar)):
             yield context.diagnostic(CODE, node, messages.NNL206_TRY)
+    found = set()
+    for trace in model.traces:
+        for block in trace.backward_blocks:
+            if id(block) not in found and _backward_called_below(block, context):
+                found.add(id(block))
+                yield context.diagnostic(CODE, block, messages.NNL206_BACKWARD_LINE)
+
+
+def _backward_called_below(block: cst.With, context: RuleContext) -> bool:
+    """Is the `backward` of a `with <loss>.backward():` on another line than both the `with` and
+    the first line of its item (where nnsight looks for the block when backward is called)?"""
+    with_line = context.span(block)[0].line
+    for item in block.items:
+        call = item.item
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "backward":
+            line = context.span(call.func.attr)[0].line
+            return line not in (with_line, context.span(item.item)[0].line)
+    return False
 
 
 def _traced_withs(model: FileModel) -> Iterator[cst.With]:
@@ -100,7 +141,7 @@ def _own_line(node: cst.With, context: RuleContext) -> Optional[Fix]:
     if colon < 0 or line[colon + 1 : start.column - 1].strip():
         return None
     with_line = context.line_text(context.span(node)[0].line)
-    indent = with_line[: len(with_line) - len(with_line.lstrip(" \t"))] + context.module.default_indent
+    indent = with_line[: len(with_line) - len(with_line.lstrip(" \t"))] + context.indent
     newline = context.module.default_newline
     code = "".join(newline + indent + context.module.code_for_node(s).strip().rstrip(";").strip() for s in statements)
     return Fix((Edit(Position(start.line, colon + 2), end, code),), safe=True)

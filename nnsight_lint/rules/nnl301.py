@@ -38,8 +38,11 @@ print(hidden.shape)
 ```
 
 ## Fix safety
-The fix drops `.value` from a saved name (safe: the name is the value itself). The other uses have
-no automatic fix.
+The fix drops `.value` from a saved name (safe: the name is the value itself). Only nnsight's own
+saved values are reported: not a name rebound after the trace (an assignment, `def`, `class`, a
+`match` capture, star-unpacking, a called function's `global`), not an item of a container that
+also holds other objects, not a user's object passed to `nnsight.save` (it may have a `.value` of
+its own). The other uses have no automatic fix.
 
 ## How to silence
 Put `# noqa: NNL301` on the reported line, set `target-version` to the nnsight the code is written
@@ -59,6 +62,7 @@ import libcst as cst
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
 from nnsight_lint.analysis.flow import binding as bound_before
+from nnsight_lint.analysis.flow import containers_of_saves, rebound_since_trace, saved_binding
 from nnsight_lint.analysis.model import Event, EventKind
 from nnsight_lint.analysis.scope import dotted_name
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix
@@ -93,14 +97,14 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
     for event in model.events:
         if event.kind is EventKind.ATTRIBUTE and event.node.attr.value == "value" and event.store is None:
             if containers is None:
-                containers = _holders_of_saves(model.module)
+                containers = containers_of_saves(model.module)
             message = _value_message(model, event, containers, target)
             if message is not None:
                 yield context.diagnostic(CODE, event.node, message, _drop_value(event, context))
         elif event.kind is EventKind.CALL:
             message = _call_message(event, tracers, modules, target)
             if message is not None:
-                yield context.diagnostic(CODE, event.node, message)
+                yield context.diagnostic(CODE, event.node, message, _saved_container(model, event, context))
 
 
 def _value_message(model: FileModel, event: Event, containers: Set[str], target) -> Optional[str]:
@@ -108,7 +112,9 @@ def _value_message(model: FileModel, event: Event, containers: Set[str], target)
         return None
     base = event.base
     if isinstance(base, cst.Subscript) and isinstance(base.value, cst.Name):
-        return messages.NNL301_VALUE_CONTAINER if base.value.value in containers and target >= (0, 5) else None
+        name = base.value.value
+        held = name in containers and not rebound_since_trace(model, name, event)
+        return messages.NNL301_VALUE_CONTAINER if held and target >= (0, 5) else None
     if not isinstance(base, cst.Name):
         return None
     binding = bound_before(model, base.value, event, within="scope")
@@ -119,11 +125,8 @@ def _value_message(model: FileModel, event: Event, containers: Set[str], target)
         if iterated is not None and iterated in containers and target >= (0, 5):
             return messages.NNL301_VALUE_CONTAINER
         return None
-    saved = binding.saved or any(
-        e.kind is EventKind.SAVE and isinstance(e.base, cst.Name) and e.base.value == base.value
-        and binding.order < e.order < event.order for e in model.events
-    )
-    if saved and binding.where.trace is not None and event.where.trace is None:
+    binding = saved_binding(model, base.value, event)
+    if binding is not None:
         if target < (0, 5) and not _injects_values(binding.where.trace):
             return None
         return messages.NNL301_VALUE
@@ -158,8 +161,11 @@ def _call_message(event: Event, tracers: Set[str], modules: Set[str], target) ->
     attr = func.attr.value
     if attr == "apply" and owner in tracers and target >= (0, 5):
         return messages.NNL301_APPLY
-    if attr == "next" and event.where.trace is not None and target >= (0, 8) and owner is not None:
+    if attr == "next" and event.where.trace is not None and target >= (0, 8):
+        owner = _path_head(func.value)  # `model.model.layers[0]`: the module path it starts with
         root = event.where.trace.model
+        if owner is None:
+            return None
         if owner in tracers or (root is not None and (owner == root or owner.startswith(root + "."))):
             return messages.NNL301_NEXT
     if attr == "forward" and owner in modules | {"model"} and any(
@@ -167,6 +173,13 @@ def _call_message(event: Event, tracers: Set[str], modules: Set[str], target) ->
     ):
         return messages.NNL301_FORWARD
     return None
+
+
+def _path_head(node: cst.BaseExpression) -> Optional[str]:
+    """The dotted name a module path starts with: `model.model.layers` of `model.model.layers[0]`."""
+    while isinstance(node, (cst.Subscript, cst.Attribute)) and dotted_name(node) is None:
+        node = node.value
+    return dotted_name(node)
 
 
 def _container_name(iterated: cst.BaseExpression) -> Optional[str]:
@@ -177,37 +190,21 @@ def _container_name(iterated: cst.BaseExpression) -> Optional[str]:
     return iterated.value if isinstance(iterated, cst.Name) else None
 
 
-def _holders_of_saves(module: cst.Module) -> Set[str]:
-    """Names of lists and dicts that hold saved values: `d[k] = x.save()`, `xs.append(x.save())`,
-    or themselves saved (`xs = nnsight.list().save()`)."""
-    holders: Set[str] = set()
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                t = target.target
-                if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and _is_save(node.value):
-                    holders.add(t.value.value)
-                elif isinstance(t, cst.Name) and _is_save(node.value):
-                    holders.add(t.value)
-
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            if (isinstance(func, cst.Attribute) and func.attr.value == "append" and isinstance(func.value, cst.Name)
-                    and node.args and _is_save(node.args[0].value)):
-                holders.add(func.value.value)
-
-    module.visit(Visitor())
-    return holders
+_CONTAINERS = {"nnsight.list": "[]", "nnsight.dict": "{}"}
 
 
-def _is_save(node: cst.CSTNode) -> bool:
-    if not isinstance(node, cst.Call):
-        return False
-    func = node.func
-    if isinstance(func, cst.Attribute) and func.attr.value == "save":
-        return not node.args or dotted_name(func.value) == "nnsight"
-    return isinstance(func, cst.Name) and func.value == "save"
+def _saved_container(model: FileModel, event: Event, context: RuleContext) -> Optional[Fix]:
+    """`nnsight.list().save()` -> `nnsight.save([])` (and `dict` -> `{}`), through the module's alias:
+    the same saved, empty container that the trace fills (safe). Without `.save()`, no fix."""
+    empty = _CONTAINERS.get(event.name)
+    module = dotted_name(event.node.func.value) if isinstance(event.node.func, cst.Attribute) else None
+    if empty is None or module is None or event.node.args:
+        return None
+    for save in model.named(EventKind.CALL, "save"):
+        if save.base is not None and save.base.value is event.node and not save.node.args:
+            start, end = context.span(save.node)
+            return Fix((Edit(start, end, f"{module}.save({empty})"),))
+    return None
 
 
 def _drop_value(event: Event, context: RuleContext) -> Optional[Fix]:

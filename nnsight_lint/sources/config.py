@@ -152,7 +152,7 @@ _KEYS = {
     ),
     "respect-gitignore": (lambda v: isinstance(v, bool), "true or false"),
     "notebooks": (lambda v: isinstance(v, bool), "true or false"),
-    "target-version": (lambda v: _is_version(v), 'an nnsight version as "MAJOR.MINOR", e.g. "0.8"'),
+    "target-version": (lambda v: _is_version(v), 'an nnsight version as "MAJOR.MINOR" (0.1 or later), e.g. "0.8"'),
     "transformers-version": (lambda v: isinstance(v, str) and _RELEASE.match(v) is not None,
                              'a transformers version such as "4.57" or "5.3.0"'),
     "report-deliberate-errors": (lambda v: isinstance(v, bool), "true or false"),
@@ -172,7 +172,7 @@ def _is_version(value: Any) -> bool:
     from nnsight_lint.knowledge import versions
 
     try:
-        versions.parse(value)
+        versions.parse_target(value)
     except versions.VersionError:
         return False
     return isinstance(value, str)
@@ -475,9 +475,10 @@ class Resolver:
             walk = self.for_path(path)
             explicit = not os.path.isdir(path)
             for file in iter_files([path], respect_gitignore=walk.respect_gitignore, on_warning=on_warning):
-                if file in seen:
+                key = os.path.abspath(file)  # `./a.py` and `../d/a.py` are one file: checked once
+                if key in seen:
                     continue
-                seen.add(file)
+                seen.add(key)
                 settings = self.for_path(file)
                 if not explicit and file.endswith(NOTEBOOK_SUFFIXES) and not settings.notebooks:
                     continue

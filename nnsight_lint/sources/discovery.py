@@ -24,84 +24,93 @@ NOTEBOOK_SUFFIXES = (".ipynb",)
 
 
 class _Matcher:
-    """Patterns of one sign compiled together: literal names and paths in sets, `*suffix` and
-    `prefix*` names in sets by length, the others in one regular expression (a pattern without `/`
-    matches a path's last part, as git says). A path is checked in a few set lookups, whatever
-    the number of patterns, unless many of them have wildcards in the middle."""
+    """Patterns of one sign compiled together; `last` is the index of the last pattern that matches
+    a path. Literal names and paths are dict lookups, `*suffix` and `prefix*` names lookups by
+    length, the others one regular expression, latest pattern first (a pattern without `/`
+    matches a path's last part, as git says): a few lookups a path, whatever the patterns."""
 
     __slots__ = ("names", "paths", "suffixes", "prefixes", "name_regex", "path_regex")
 
-    def __init__(self, globs: Sequence[Tuple[str, bool]]) -> None:  # (glob, anchored)
-        self.names, self.paths = set(), set()
-        self.suffixes: Dict[int, set] = {}
-        self.prefixes: Dict[int, set] = {}
+    def __init__(self, globs: Sequence[Tuple[int, str, bool]]) -> None:  # (index, glob, anchored)
+        self.names: Dict[str, int] = {}
+        self.paths: Dict[str, int] = {}
+        self.suffixes: Dict[int, Dict[str, int]] = {}
+        self.prefixes: Dict[int, Dict[str, int]] = {}
         by_name, by_path = [], []
-        for glob, anchored in globs:
+        for index, glob, anchored in globs:  # in order: a later pattern overwrites an earlier one
             inner = glob[1:] if glob.startswith("*") else glob[:-1] if glob.endswith("*") else None
             if not _wild(glob):
-                (self.paths if anchored else self.names).add(glob)
+                (self.paths if anchored else self.names)[glob] = index
             elif not anchored and inner and not _wild(inner):
                 table = self.suffixes if glob.startswith("*") else self.prefixes
-                table.setdefault(len(inner), set()).add(inner)
+                table.setdefault(len(inner), {})[inner] = index
             else:
-                (by_path if anchored else by_name).append(_glob_to_regex(glob))
-        self.name_regex = _alternation(by_name)
-        self.path_regex = _alternation(by_path)
+                (by_path if anchored else by_name).append((index, _glob_to_regex(glob)))
+        self.name_regex = _Alternation(by_name)
+        self.path_regex = _Alternation(by_path)
 
-    def matches(self, relative: str, name: str) -> bool:
-        return (
-            name in self.names
-            or relative in self.paths
-            or any(len(name) >= n and name[-n:] in ends for n, ends in self.suffixes.items())
-            or any(name[:n] in starts for n, starts in self.prefixes.items())
-            or (self.name_regex is not None and self.name_regex.match(name) is not None)
-            or (self.path_regex is not None and self.path_regex.match(relative) is not None)
-        )
+    def last(self, relative: str, name: str) -> int:
+        found = max(self.names.get(name, -1), self.paths.get(relative, -1))
+        for length, ends in self.suffixes.items():
+            if len(name) >= length:
+                found = max(found, ends.get(name[-length:], -1))
+        for length, starts in self.prefixes.items():
+            found = max(found, starts.get(name[:length], -1))
+        return max(found, self.name_regex.last(name), self.path_regex.last(relative))
 
 
 def _wild(glob: str) -> bool:
     return any(c in glob for c in "*?[\\")
 
 
-def _alternation(regexes: List[str]):
-    if not regexes:
-        return None
-    return re.compile("(?:" + "|".join(dict.fromkeys(regexes)) + r")\Z")
+class _Alternation:
+    """Regular expressions in one, the latest first, each its own group: the group that matches
+    names the latest pattern that does."""
+
+    __slots__ = ("regex", "indexes")
+
+    def __init__(self, patterns: List[Tuple[int, str]]) -> None:
+        ordered = sorted(patterns, reverse=True)
+        self.indexes = [index for index, _ in ordered]
+        self.regex = re.compile("(?:" + "|".join(f"({body})" for _, body in ordered) + r")\Z") if ordered else None
+
+    def last(self, text: str) -> int:
+        if self.regex is None:
+            return -1
+        match = self.regex.match(text)
+        return -1 if match is None else self.indexes[match.lastindex - 1]
 
 
 class _Rules:
-    """The patterns of one `.gitignore` file (or a setting's globs), compiled once: consecutive
-    patterns of the same sign form a group; the last group that matches a path decides, as the
-    last matching pattern does in git."""
+    """The patterns of one `.gitignore` file (or a setting's globs), compiled once: the last pattern
+    that matches a path decides, as in git."""
 
-    __slots__ = ("base", "groups")
+    __slots__ = ("base", "_matchers", "_count")
 
     def __init__(self, base: str, patterns: Sequence[Tuple[str, bool, bool, bool]]) -> None:
         # patterns: (glob, anchored, negated, directories only), in the file's order
         self.base = os.path.normpath(base)
-        self.groups: List[Tuple[bool, _Matcher, _Matcher]] = []  # (negated, any path, directories only)
-        run: List[Tuple[str, bool, bool, bool]] = []
-        for pattern in [*patterns, None]:
-            if run and (pattern is None or pattern[2] != run[-1][2]):
-                self.groups.append((
-                    run[-1][2],
-                    _Matcher([(g, a) for g, a, _, d in run if not d]),
-                    _Matcher([(g, a) for g, a, _, d in run if d]),
-                ))
-                run = []
-            if pattern is not None:
-                run.append(pattern)
+        self._count = len(patterns)
+        self._matchers = {
+            (negated, directories): _Matcher([(i, g, a) for i, (g, a, n, d) in enumerate(patterns) if n == negated and d == directories])
+            for negated in (False, True) for directories in (False, True)
+        }
 
     def __bool__(self) -> bool:
-        return bool(self.groups)
+        return self._count > 0
 
     def decide(self, relative: str, is_dir: bool) -> Optional[bool]:
         """True: ignored; False: re-included (`!`); None: no pattern here matches."""
         name = relative.rpartition("/")[2]
-        for negated, anywhere, directories in reversed(self.groups):
-            if anywhere.matches(relative, name) or (is_dir and directories.matches(relative, name)):
-                return not negated
-        return None
+        last = {}
+        for negated in (False, True):
+            found = self._matchers[negated, False].last(relative, name)
+            if is_dir:
+                found = max(found, self._matchers[negated, True].last(relative, name))
+            last[negated] = found
+        if last[False] < 0 and last[True] < 0:
+            return None
+        return last[False] > last[True]
 
 
 def iter_files(
@@ -122,10 +131,11 @@ def iter_files(
     for path in paths:
         found = [path] if not os.path.isdir(path) else _walk(path, suffixes, respect_gitignore, warn)
         for file in found:
-            key = os.path.normpath(file)
+            shown = os.path.normpath(file)
+            key = os.path.abspath(shown)  # `./a.py` and `../d/a.py` are one file: checked once
             if key not in seen:
                 seen.add(key)
-                yield key
+                yield shown
 
 
 def _walk(root: str, suffixes: Tuple[str, ...], respect_gitignore: bool, warn) -> List[str]:
@@ -299,9 +309,20 @@ def _ignored(path: str, is_dir: bool, patterns: Sequence[_Rules]) -> bool:
 
 
 def glob_patterns(base: str, globs: Iterable[str]) -> List[_Rules]:
-    """gitignore-style globs relative to the directory `base`, for settings such as `exclude`."""
-    compiled = _Rules(os.path.abspath(base), [p for p in map(_parse, globs) if p is not None])
+    """gitignore-style globs relative to the directory `base`, for settings such as `exclude`; a
+    glob may start with `./` (`"./a.py"` is `"/a.py"`: that file of the base directory)."""
+    compiled = _Rules(os.path.abspath(base), [p for p in map(_parse, map(_from_base, globs)) if p is not None])
     return [compiled] if compiled else []
+
+
+def _from_base(glob: str) -> str:
+    negated = glob.startswith("!")
+    body = glob[1:] if negated else glob
+    if not body.startswith("./"):
+        return glob
+    while body.startswith("./"):
+        body = body[2:]
+    return ("!" if negated else "") + "/" + body
 
 
 def matches_globs(path: str, base: str, patterns: Sequence[_Rules]) -> bool:

@@ -24,10 +24,9 @@ import difflib
 import json
 import os
 import re
-from collections import defaultdict
 from dataclasses import dataclass, replace
 from json.decoder import scanstring
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
+from typing import FrozenSet, List, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
@@ -475,7 +474,7 @@ def fix_cells(
     Returns (new sources, fixes applied, remaining findings). Raises FixError if a fix would leave
     a cell that does not parse.
     """
-    from nnsight_lint.engine.fixing import MAX_PASSES, FixError, apply_edits, syntax_error
+    from nnsight_lint.engine.fixing import MAX_PASSES, FixError, compose, syntax_error
 
     sources, fixed = list(sources), 0
     for _ in range(MAX_PASSES):
@@ -483,20 +482,20 @@ def fix_cells(
         applicable = [(d, e) for d, e in found if d.fix is not None and e is not None and (d.fix.safe or unsafe)]
         if not applicable:
             return sources, fixed, [d for d, _ in found]
-        edits: Dict[int, List[Edit]] = defaultdict(list)
-        for _, cell_edits in applicable:
-            for number, edit in cell_edits:
-                edits[number].append(edit)
+        # Each fix whole or not at all (one that overlaps another waits for the next pass), as in a file.
+        edited = {number for _, cell_edits in applicable for number, _ in cell_edits}
+        texts, applied = compose({n: sources[n - 1] for n in edited}, [e for _, e in applicable])
         new = list(sources)
-        for number, cell_edits in edits.items():
-            new[number - 1] = apply_edits(sources[number - 1], cell_edits)
+        for number, text in texts.items():
+            new[number - 1] = text
             # CPython's compiler too (it rejects a repeated keyword), unless the cell never compiled.
             strict = syntax_error(mask(sources[number - 1])[0]) is None
-            if syntax_error(mask(new[number - 1])[0], strict) is not None:
-                raise FixError(f"a fix for {applicable[0][0].code} would break the syntax of cell {number}")
+            if text != sources[number - 1] and syntax_error(mask(text)[0], strict) is not None:
+                codes = ", ".join(sorted({d.code for d, e in applicable if any(n == number for n, _ in e)}))
+                raise FixError(f"a fix for {codes} would break the syntax of cell {number}")
         if new == sources:
             break
-        sources, fixed = new, fixed + len(applicable)
+        sources, fixed = new, fixed + applied
     return sources, fixed, lint_cells(sources, path, options, demos)
 
 

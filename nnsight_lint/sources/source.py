@@ -280,10 +280,13 @@ class NotebookFile(Source):
             after = ipynb.write_sources(notebook, sources)
             data = (codecs.BOM_UTF8 if notebook.bom else b"") + after.encode("utf-8") if after != text else source
         except FixError as error:
-            return FixResult(self.path, text, text, source, error=f"internal error: {error}; the file was left unchanged")
+            problem = f"internal error: {error}; the file was left unchanged"
         except Exception as error:
-            return FixResult(self.path, text, text, source, error=f"internal error: {type(error).__name__}: {error}")
-        return FixResult(self.path, text, after, data, fixed, remaining)
+            problem = f"internal error: {type(error).__name__}: {error}"
+        else:
+            return FixResult(self.path, text, after, data, fixed, remaining)
+        # Nothing was fixed: the notebook's findings are still there to report (and to count).
+        return FixResult(self.path, text, text, source, remaining=checked(self, options)[0], error=problem)
 
     def _cell(self, diagnostic: Diagnostic) -> Optional[ipynb.CodeCell]:
         if self.notebook is None or diagnostic.cell is None or not 1 <= diagnostic.cell <= len(self.notebook.cells):
