@@ -93,6 +93,7 @@ DUPLICATES = {
     "nested-with-header": "def f():\n    with m.trace(\n        x,\n    ) as t:\n        with (a.backward()):\n            pass\n",
     "no-trailing-newline": "foo()\nbar()\nfoo()",
     "suite-and-else": "if x: a.backward()\nelse:\n    a.backward()\ntry:\n    b()\nexcept E as e:\n    b()\n",
+    "elif": "if a:\n    pass\nelif b == 1:\n    x.backward()\nelif b == 1:\n    pass\n",
     "match": "match x:\n    case [a]:\n        a.backward()\n",
 }
 
@@ -110,3 +111,18 @@ def test_statements_found_more_than_once_are_placed_exactly(name):
         assert (start.line, start.column - 1, end.line, end.column - 1) == (
             code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
         ), type(node).__name__
+
+COMPOUND = (cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try, cst.ExceptHandler, cst.Else,
+            cst.Finally)
+
+
+@pytest.mark.parametrize("name", [*TEXTS, *DUPLICATES])
+def test_the_start_of_a_compound_statement_from_its_header(name):
+    """`start` finds a compound statement from its header alone; it is PositionProvider's start."""
+    text = {**TEXTS, **DUPLICATES}[name]
+    module = cst.parse_module(text)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    for node, code_range in expected.items():
+        if isinstance(node, COMPOUND):
+            start = Positions(module, text).start(node)
+            assert (start.line, start.column - 1) == (code_range.start.line, code_range.start.column)

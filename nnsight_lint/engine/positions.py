@@ -142,12 +142,14 @@ class _CodeState(CodegenState):
         return _NOTHING
 
 
-def _code(statement: cst.CSTNode, module: cst.Module, indents: Tuple[str, ...]) -> str:
+def _code(statement: cst.CSTNode, module: cst.Module, indents: Tuple[str, ...], elif_: bool = False) -> str:
     """The code of a statement, or of a compound statement's header, from where its syntax starts."""
+    if type(statement) is not cst.SimpleStatementLine and type(statement) not in _COMPOUND:
+        return ""  # (`match`: its cases have an indentation of their own) not looked for
     stop = None if type(statement) is cst.SimpleStatementLine else statement.body
     state = _CodeState(module, indents, statement, stop)
     try:
-        statement._codegen(state)
+        statement._codegen(state, **({"is_elif": True} if elif_ else {}))  # as its `if` generates it
     except _Stop:
         pass
     return "" if state.code_start is None else "".join(state.tokens[state.code_start:])
@@ -160,11 +162,11 @@ class _Unit:
 
     __slots__ = ("spans", "offsets", "code", "code_start")
 
-    def __init__(self, statement: cst.CSTNode, module: cst.Module, indents: Tuple[str, ...]) -> None:
+    def __init__(self, statement: cst.CSTNode, module: cst.Module, indents: Tuple[str, ...], elif_: bool = False) -> None:
         stop = None if type(statement) is cst.SimpleStatementLine else statement.body
         state = _HeaderState(module, indents, statement, stop)
         try:
-            statement._codegen(state)
+            statement._codegen(state, **({"is_elif": True} if elif_ else {}))
         except _Stop:
             pass
         start = state.code_start
@@ -222,6 +224,7 @@ class Positions:
         self._parent: Dict[int, tuple] = {}  # id of a statement in a block -> (compound statement, block, index)
         self._units: Dict[int, _Unit] = {}  # id of a statement -> its code (a compound's header) and ranges
         self._codes: Dict[int, str] = {}  # id of a statement -> its code alone
+        self._elifs: set = set()  # ids of the `if` statements that are an `elif` of another
         self._where: Dict[int, Optional[int]] = {}  # id of a statement -> where its code starts, if known
         self._index: Optional[Dict[int, int]] = None
         self._unwalked: Iterator[cst.CSTNode] = _in_order(module.body, likely)
@@ -237,6 +240,16 @@ class Positions:
             placed = self._place(node)
         start, end = self._token_range(placed.generated, node)
         return self._position(placed, start), self._position(placed, end)
+
+    def start(self, node: cst.CSTNode) -> Position:
+        """`span(node)[0]`; for a compound statement, found from its header alone."""
+        if node not in self._owner and type(node) in _COMPOUND and self._text is not None:
+            self._top_holding(node)
+            if id(node) in self._indents:
+                at = self._located(node)
+                if at is not None:
+                    return self._at(at)
+        return self.span(node)[0]
 
     def _place(self, node: cst.CSTNode) -> _Placed:
         top = self._top_holding(node)
@@ -279,7 +292,8 @@ class Positions:
     def _generated_unit(self, statement: cst.CSTNode) -> _Unit:
         generated = self._units.get(id(statement))
         if generated is None:
-            generated = self._units[id(statement)] = _Unit(statement, self._module, self._indents.get(id(statement), ()))
+            generated = self._units[id(statement)] = _Unit(statement, self._module, self._indents.get(id(statement), ()),
+                                                         id(statement) in self._elifs)
         return generated
 
     def _located(self, statement: cst.CSTNode) -> Optional[int]:
@@ -297,7 +311,8 @@ class Positions:
     def _found_in(self, statement: cst.CSTNode, low: int, high: int) -> Optional[int]:
         code = self._codes.get(id(statement))
         if code is None:
-            code = self._codes[id(statement)] = _code(statement, self._module, self._indents.get(id(statement), ()))
+            code = self._codes[id(statement)] = _code(statement, self._module, self._indents.get(id(statement), ()),
+                                                        id(statement) in self._elifs)
         at = self._text.find(code, low, high) if code else -1
         return at if at >= 0 and self._text.find(code, at + 1, high) < 0 else None
 
@@ -375,6 +390,8 @@ class Positions:
                 unit = inner
                 indents_of[key] = indents
                 body = getattr(inner, "body", None)
+                if kind is cst.If and type(inner.orelse) is cst.If:
+                    self._elifs.add(id(inner.orelse))
             elif kind in _OPAQUE:
                 unit = indents = None  # its own indentation rules: placed through the top-level statement
             unit_of[key] = unit
@@ -417,7 +434,9 @@ class Positions:
 
     def _position(self, placed: _Placed, token_index: int) -> Position:
         offsets = placed.generated.offsets
-        offset = placed.base + offsets[min(token_index, len(offsets) - 1)]
+        return self._at(placed.base + offsets[min(token_index, len(offsets) - 1)])
+
+    def _at(self, offset: int) -> Position:
         line = bisect.bisect_right(self._line_starts, offset) - 1
         column = offset - self._line_starts[line] + 1
         if self._lines is not None:  # a piece of a file: its own lines stand for the file's
