@@ -90,7 +90,9 @@ def test_a_node_costs_only_its_own_statement():
 DUPLICATES = {
     "same-statement-twice-in-a-def": "def f():\n    a.backward()\n    a.backward()\n\ndef g():\n    a.backward()\n",
     "same-trace-twice": "with m.trace() as t:\n    a.backward()\nwith m.trace() as t:\n    a.backward()\n",
-    "nested-with-header": "def f():\n    with m.trace(\n        x,\n    ) as t:\n        with (a.backward()):\n            pass\n",
+    "nested-with-header": (
+        "def f():\n    with m.trace(\n        x,\n    ) as t:\n        with (a.backward()):\n            pass\n"
+    ),
     "no-trailing-newline": "foo()\nbar()\nfoo()",
     "suite-and-else": "if x: a.backward()\nelse:\n    a.backward()\ntry:\n    b()\nexcept E as e:\n    b()\n",
     "elif": "if a:\n    pass\nelif b == 1:\n    x.backward()\nelif b == 1:\n    pass\n",
@@ -111,6 +113,7 @@ def test_statements_found_more_than_once_are_placed_exactly(name):
         assert (start.line, start.column - 1, end.line, end.column - 1) == (
             code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
         ), type(node).__name__
+
 
 COMPOUND = (cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try, cst.ExceptHandler, cst.Else,
             cst.Finally)

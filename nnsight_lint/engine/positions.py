@@ -162,7 +162,8 @@ class _Unit:
 
     __slots__ = ("spans", "offsets", "code", "code_start")
 
-    def __init__(self, statement: cst.CSTNode, module: cst.Module, indents: Tuple[str, ...], elif_: bool = False) -> None:
+    def __init__(self, statement: cst.CSTNode, module: cst.Module, indents: Tuple[str, ...],
+                 elif_: bool = False) -> None:
         stop = None if type(statement) is cst.SimpleStatementLine else statement.body
         state = _HeaderState(module, indents, statement, stop)
         try:
@@ -292,8 +293,9 @@ class Positions:
     def _generated_unit(self, statement: cst.CSTNode) -> _Unit:
         generated = self._units.get(id(statement))
         if generated is None:
-            generated = self._units[id(statement)] = _Unit(statement, self._module, self._indents.get(id(statement), ()),
-                                                         id(statement) in self._elifs)
+            indents = self._indents.get(id(statement), ())
+            generated = _Unit(statement, self._module, indents, id(statement) in self._elifs)
+            self._units[id(statement)] = generated
         return generated
 
     def _located(self, statement: cst.CSTNode) -> Optional[int]:
@@ -311,8 +313,8 @@ class Positions:
     def _found_in(self, statement: cst.CSTNode, low: int, high: int) -> Optional[int]:
         code = self._codes.get(id(statement))
         if code is None:
-            code = self._codes[id(statement)] = _code(statement, self._module, self._indents.get(id(statement), ()),
-                                                        id(statement) in self._elifs)
+            code = _code(statement, self._module, self._indents.get(id(statement), ()), id(statement) in self._elifs)
+            self._codes[id(statement)] = code
         at = self._text.find(code, low, high) if code else -1
         return at if at >= 0 and self._text.find(code, at + 1, high) < 0 else None
 
