@@ -80,4 +80,52 @@ def test_a_node_costs_only_its_own_statement():
     (call,) = _calls(module.body[2])
     assert positions.span(call)[0].line == 7
     assert positions.span(call.func.attr)[0] == Position(7, 7)  # a name only the code generator visits
+    # Only the simple statement was generated (found once between `def f` and `x = 1`), not `def g`.
+    assert cache == {}
+    # The compound statement's own range needs its whole code: then the top-level statement is generated.
+    assert positions.span(module.body[2]) == (Position(6, 1), Position(7, 17))
     assert [generated.statement for generated in cache.values()] == [module.body[2]]
+
+
+DUPLICATES = {
+    "same-statement-twice-in-a-def": "def f():\n    a.backward()\n    a.backward()\n\ndef g():\n    a.backward()\n",
+    "same-trace-twice": "with m.trace() as t:\n    a.backward()\nwith m.trace() as t:\n    a.backward()\n",
+    "nested-with-header": (
+        "def f():\n    with m.trace(\n        x,\n    ) as t:\n        with (a.backward()):\n            pass\n"
+    ),
+    "no-trailing-newline": "foo()\nbar()\nfoo()",
+    "suite-and-else": "if x: a.backward()\nelse:\n    a.backward()\ntry:\n    b()\nexcept E as e:\n    b()\n",
+    "elif": "if a:\n    pass\nelif b == 1:\n    x.backward()\nelif b == 1:\n    pass\n",
+    "match": "match x:\n    case [a]:\n        a.backward()\n",
+}
+
+
+@pytest.mark.parametrize("name", DUPLICATES)
+def test_statements_found_more_than_once_are_placed_exactly(name):
+    """A statement (or header) placed alone must be found once between top-level statements found
+    once; otherwise the top-level statement is generated. Every node is checked, one fresh
+    `Positions` per node, so each takes the cheap route when it can."""
+    text = DUPLICATES[name]
+    module = cst.parse_module(text)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    for node, code_range in expected.items():
+        start, end = Positions(module, text).span(node)
+        assert (start.line, start.column - 1, end.line, end.column - 1) == (
+            code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
+        ), type(node).__name__
+
+
+COMPOUND = (cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try, cst.ExceptHandler, cst.Else,
+            cst.Finally)
+
+
+@pytest.mark.parametrize("name", [*TEXTS, *DUPLICATES])
+def test_the_start_of_a_compound_statement_from_its_header(name):
+    """`start` finds a compound statement from its header alone; it is PositionProvider's start."""
+    text = {**TEXTS, **DUPLICATES}[name]
+    module = cst.parse_module(text)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    for node, code_range in expected.items():
+        if isinstance(node, COMPOUND):
+            start = Positions(module, text).start(node)
+            assert (start.line, start.column - 1) == (code_range.start.line, code_range.start.column)

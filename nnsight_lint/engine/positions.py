@@ -10,6 +10,7 @@ node's syntactic range, else its whitespace-inclusive range.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -52,9 +53,34 @@ class _Recording:
     def __enter__(self) -> None:
         self.start = len(self.state.tokens)
 
-    def __exit__(self, *exc) -> bool:
-        self.state.spans[self.node] = (self.start, len(self.state.tokens), self.start_node, self.end_node)
+    def __exit__(self, kind, *exc) -> bool:
+        if kind is None:  # a header alone (`_Header`) stops inside its statement: no range for it
+            self.state.spans[self.node] = (self.start, len(self.state.tokens), self.start_node, self.end_node)
         return False
+
+
+class _Stop(Exception):
+    pass
+
+
+class _HeaderState(_SpanRecordingState):
+    """Generates one statement at its own indentation, and of a compound statement only its header
+    (up to its `:`): `stop` is the body, where generation stops."""
+
+    def __init__(self, module: cst.Module, indents: Tuple[str, ...], statement: cst.CSTNode, stop) -> None:
+        super().__init__(module)
+        self.indent_tokens = list(indents)
+        self.statement, self.stop, self.code_start = statement, stop, None
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if node is self.stop:
+            raise _Stop
+        self.inclusive_starts.append(len(self.tokens))
+
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        if node is self.statement:
+            self.code_start = len(self.tokens)
+        return _Recording(self, node, start_node, end_node)
 
 
 class Generated:
@@ -80,6 +106,78 @@ def cached(cache: Optional[Dict[int, Generated]], statement: cst.CSTNode) -> Opt
     """What `cache` (statements generated, by id) holds for this very statement, if anything."""
     generated = cache.get(id(statement)) if cache is not None else None
     return generated if generated is not None and generated.statement is statement else None
+
+
+class _Nothing:
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+
+_NOTHING = _Nothing()
+
+
+class _CodeState(CodegenState):
+    """`_HeaderState` without ranges: only the code, to find a statement in the text."""
+
+    def __init__(self, module: cst.Module, indents: Tuple[str, ...], statement: cst.CSTNode, stop) -> None:
+        super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
+        self.indent_tokens = list(indents)
+        self.statement, self.stop, self.code_start = statement, stop, None
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if node is self.stop:
+            raise _Stop
+
+    def pop_trailing_newline(self) -> None:
+        pass
+
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        if node is self.statement:
+            self.code_start = len(self.tokens)
+        return _NOTHING
+
+
+def _code(statement: cst.CSTNode, module: cst.Module, indents: Tuple[str, ...], elif_: bool = False) -> str:
+    """The code of a statement, or of a compound statement's header, from where its syntax starts."""
+    if type(statement) is not cst.SimpleStatementLine and type(statement) not in _COMPOUND:
+        return ""  # (`match`: its cases have an indentation of their own) not looked for
+    stop = None if type(statement) is cst.SimpleStatementLine else statement.body
+    state = _CodeState(module, indents, statement, stop)
+    try:
+        statement._codegen(state, **({"is_elif": True} if elif_ else {}))  # as its `if` generates it
+    except _Stop:
+        pass
+    return "" if state.code_start is None else "".join(state.tokens[state.code_start:])
+
+
+class _Unit:
+    """The code of one statement, or of a compound statement's header, generated at its own
+    indentation; `spans` hold only the nodes inside that code (not the statement's leading lines,
+    decorators, or the compound statement itself)."""
+
+    __slots__ = ("spans", "offsets", "code", "code_start")
+
+    def __init__(self, statement: cst.CSTNode, module: cst.Module, indents: Tuple[str, ...],
+                 elif_: bool = False) -> None:
+        stop = None if type(statement) is cst.SimpleStatementLine else statement.body
+        state = _HeaderState(module, indents, statement, stop)
+        try:
+            statement._codegen(state, **({"is_elif": True} if elif_ else {}))
+        except _Stop:
+            pass
+        start = state.code_start
+        self.offsets = offsets = [0, *itertools.accumulate(map(len, state.tokens))]
+        self.code_start = offsets[start] if start is not None else 0
+        self.code = "".join(state.tokens)[self.code_start:] if start is not None else ""
+        spans = {node: span for node, span in state.spans.items() if start is not None and span[0] >= start}
+        # A range that ends at a node outside the code (a compound statement's body) is not known here.
+        self.spans = {node: span for node, span in spans.items()
+                      if (span[2] is None or span[2] in spans) and (span[3] is None or span[3] in spans)}
 
 
 class _Placed:
@@ -110,12 +208,26 @@ class Positions:
         id; new ones are added. `lines`: the module is a piece of a file, whose line N is the
         file's line `lines[N - 1]`.
         """
+        if text and not text.endswith(("\n", "\r")):
+            # The newline the code generator ends the last statement with, as PositionProvider counts
+            # it: else that statement's code is not found where it stands, but maybe elsewhere.
+            text += module.default_newline
         self._module = module
         self._text = text
         self._lines = lines
         self._cache = cache
         self._owner: Dict[cst.CSTNode, _Placed] = {}
         self._top_of: Dict[int, cst.CSTNode] = {}  # id of a node -> its top-level statement, as walked
+        # id of a node -> the statement (or compound header) whose code holds it, and that statement's
+        # indentation; both as walked. None: no such statement (placed through the top-level one).
+        self._unit_of: Dict[int, Optional[cst.CSTNode]] = {}
+        self._indents: Dict[int, Tuple[str, ...]] = {}
+        self._parent: Dict[int, tuple] = {}  # id of a statement in a block -> (compound statement, block, index)
+        self._units: Dict[int, _Unit] = {}  # id of a statement -> its code (a compound's header) and ranges
+        self._codes: Dict[int, str] = {}  # id of a statement -> its code alone
+        self._elifs: set = set()  # ids of the `if` statements that are an `elif` of another
+        self._where: Dict[int, Optional[int]] = {}  # id of a statement -> where its code starts, if known
+        self._index: Optional[Dict[int, int]] = None
         self._unwalked: Iterator[cst.CSTNode] = _in_order(module.body, likely)
         if text is None:
             self._generate_whole()
@@ -130,11 +242,24 @@ class Positions:
         start, end = self._token_range(placed.generated, node)
         return self._position(placed, start), self._position(placed, end)
 
+    def start(self, node: cst.CSTNode) -> Position:
+        """`span(node)[0]`; for a compound statement, found from its header alone."""
+        if node not in self._owner and type(node) in _COMPOUND and self._text is not None:
+            self._top_holding(node)
+            if id(node) in self._indents:
+                at = self._located(node)
+                if at is not None:
+                    return self._at(at)
+        return self.span(node)[0]
+
     def _place(self, node: cst.CSTNode) -> _Placed:
         top = self._top_holding(node)
         if top is not None:
             generated = cached(self._cache, top)
             if generated is None:
+                placed = self._place_unit(node, top)
+                if placed is not None:
+                    return placed
                 generated = Generated(top, self._module)
                 if self._cache is not None:
                     self._cache[id(top)] = generated
@@ -147,6 +272,85 @@ class Positions:
                     return placed
         self._generate_whole()  # not found exactly once, or not in any statement (the module)
         return self._owner[node]
+
+    def _place_unit(self, node: cst.CSTNode, top: cst.CSTNode) -> Optional[_Placed]:
+        """Only the statement (or compound header) holding `node`, found where its code stands:
+        once in a stretch of the text that holds it (`_region`). None when it is not."""
+        unit = self._unit_of.get(id(node))
+        if unit is None:
+            return None
+        generated = self._generated_unit(unit)
+        if node not in generated.spans:
+            return None
+        at = self._located(unit)
+        if at is None:
+            return None
+        placed = _Placed(generated, at - generated.code_start)
+        for inner in generated.spans:
+            self._owner.setdefault(inner, placed)
+        return placed
+
+    def _generated_unit(self, statement: cst.CSTNode) -> _Unit:
+        generated = self._units.get(id(statement))
+        if generated is None:
+            indents = self._indents.get(id(statement), ())
+            generated = _Unit(statement, self._module, indents, id(statement) in self._elifs)
+            self._units[id(statement)] = generated
+        return generated
+
+    def _located(self, statement: cst.CSTNode) -> Optional[int]:
+        """Where the code of `statement` starts in the text, if found once in its `_region`."""
+        key = id(statement)
+        if key not in self._where:
+            self._where[key] = None  # (no cycles: a region asks only for statements that hold this one)
+            top = self._top_of.get(key)
+            at = None
+            if top is not None and top is not statement and self._parent.get(key, (None,))[0] is not top:
+                at = self._found_in(statement, *self._region(top))  # most statements: once in their top's
+            self._where[key] = at if at is not None else self._found_in(statement, *self._region(statement))
+        return self._where[key]
+
+    def _found_in(self, statement: cst.CSTNode, low: int, high: int) -> Optional[int]:
+        code = self._codes.get(id(statement))
+        if code is None:
+            code = _code(statement, self._module, self._indents.get(id(statement), ()), id(statement) in self._elifs)
+            self._codes[id(statement)] = code
+        at = self._text.find(code, low, high) if code else -1
+        return at if at >= 0 and self._text.find(code, at + 1, high) < 0 else None
+
+    def _region(self, statement: cst.CSTNode) -> Tuple[int, int]:
+        """A stretch of the text that holds all of `statement`: inside the stretch that holds the
+        statement around it, from the code of the nearest statement of its block up to it, to the
+        code of the nearest one after it, found once there."""
+        parent = self._parent.get(id(statement))
+        if parent is None:  # a top-level statement (or an `else:`/`except:` arm: its top-level one's)
+            top = self._top_of.get(id(statement))
+            if top is None:
+                return 0, len(self._text)
+            if self._index is None:
+                self._index = {id(one): i for i, one in enumerate(self._module.body)}
+            if top is not statement:
+                return self._region(top)
+            outer, block, index = None, self._module.body, self._index[id(top)]
+            low, high = 0, len(self._text)
+        else:
+            outer, block, index = parent
+            low, high = self._region(outer)
+            outer_at = self._located(outer)
+            if outer_at is not None:
+                low = outer_at
+        found_low, found_high = low, high
+        for i in range(index, max(index - _PROBES, -1), -1):
+            at = self._found_in(block[i], low, high)
+            if at is not None:
+                found_low = at
+                break
+        for i in range(index + 1, min(index + 1 + _PROBES, len(block))):
+            at = self._found_in(block[i], low, high)
+            if at is not None:
+                found_high = at
+                break
+        return found_low, found_high
 
     def _top_holding(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         """The top-level statement that holds `node`, walking statements not yet walked: through
@@ -163,16 +367,56 @@ class Positions:
                     if node in generated.spans:
                         return candidate
                     continue
-                stack = [candidate]
-                while stack:
-                    inner = stack.pop()
-                    self._top_of[id(inner)] = candidate
-                    stack.extend(walk(inner))
+                self._walk(candidate, walk)
                 top = self._top_of.get(wanted)
             if top is not None:
                 return top
             self._unwalked = iter(self._module.body)  # again, through every node
         return None
+
+    def _walk(self, top: cst.CSTNode, walk) -> None:
+        """Notes, for every node of `top` that `walk` reaches, `top` and the statement holding it."""
+        top_of, unit_of, indents_of, parent_of = self._top_of, self._unit_of, self._indents, self._parent
+        default_indent = self._module.default_indent
+        fields_of = _CODE_FIELDS if walk is _code_nodes else _EVERY_FIELD
+        not_nodes, indented, simple = _NOT_NODES, cst.IndentedBlock, cst.SimpleStatementLine
+        stack: List[tuple] = [(top, None, ())]
+        pop, push = stack.pop, stack.append
+        while stack:
+            inner, unit, indents = pop()
+            kind = type(inner)
+            key = id(inner)
+            top_of[key] = top
+            body = None
+            if indents is not None and (kind is simple or kind in _COMPOUND):
+                unit = inner
+                indents_of[key] = indents
+                body = getattr(inner, "body", None)
+                if kind is cst.If and type(inner.orelse) is cst.If:
+                    self._elifs.add(id(inner.orelse))
+            elif kind in _OPAQUE:
+                unit = indents = None  # its own indentation rules: placed through the top-level statement
+            unit_of[key] = unit
+            fields = fields_of.get(kind)
+            if fields is None:
+                fields = _fields_of(kind, fields_of)
+            for name in fields:
+                value = getattr(inner, name)
+                if type(value) in _SEQUENCES:
+                    for item in value:
+                        if type(item) not in not_nodes:
+                            push((item, unit, indents))
+                elif type(value) not in not_nodes:
+                    if value is body and body is not None:
+                        if type(value) is indented:
+                            indent = value.indent if value.indent is not None else default_indent
+                            push((value, None, indents + (indent,)))
+                            for index, statement in enumerate(value.body):
+                                parent_of[id(statement)] = (inner, value.body, index)
+                        else:  # `if x: y` on one line: after the header
+                            push((value, None, None))
+                    else:
+                        push((value, unit, indents))
 
     def _generate_whole(self) -> None:
         generated = Generated(self._module, self._module)
@@ -192,12 +436,45 @@ class Positions:
 
     def _position(self, placed: _Placed, token_index: int) -> Position:
         offsets = placed.generated.offsets
-        offset = placed.base + offsets[min(token_index, len(offsets) - 1)]
+        return self._at(placed.base + offsets[min(token_index, len(offsets) - 1)])
+
+    def _at(self, offset: int) -> Position:
         line = bisect.bisect_right(self._line_starts, offset) - 1
         column = offset - self._line_starts[line] + 1
         if self._lines is not None:  # a piece of a file: its own lines stand for the file's
             return Position(self._lines[min(line, len(self._lines) - 1)], column)
         return Position(line + 1, column)
+
+
+_PROBES = 8  # top-level statements looked at on each side for one found once in the text
+_COMPOUND = frozenset({
+    cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.Else,
+    cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally,
+})
+_OPAQUE = frozenset({cst.Match})
+
+
+_CODE_FIELDS: Dict[type, Tuple[str, ...]] = {}  # what `_code_nodes` walks, by type
+_EVERY_FIELD: Dict[type, Tuple[str, ...]] = {}  # what `every_child` walks
+_SEQUENCES = frozenset({tuple, list})
+_NOT_NODES = frozenset({type(None), str, bool, int, type(cst.MaybeSentinel.DEFAULT)})
+
+
+def _fields_of(kind: type, fields_of: Dict[type, Tuple[str, ...]]) -> Tuple[str, ...]:
+    every = tuple(f.name for f in dataclasses.fields(kind))
+    if fields_of is _EVERY_FIELD:
+        fields = every
+    else:
+        extra = "attr" if kind is cst.Attribute else "keyword"
+        fields = tuple(name for name in every if name in _code_field_names(kind) or name == extra)
+    fields_of[kind] = fields
+    return fields
+
+
+def _code_field_names(kind: type) -> frozenset:
+    from nnsight_lint.analysis.tree import _fields
+
+    return frozenset(_fields(kind))
 
 
 def _code_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:

@@ -84,10 +84,17 @@ class RuleContext:
 
     def span(self, node: cst.CSTNode) -> Tuple[Position, Position]:
         """1-based line and column of a node's first character, and of the character after it."""
+        return self._positions_of().span(node)
+
+    def start(self, node: cst.CSTNode) -> Position:
+        """`span(node)[0]`, cheaper for a compound statement (its header is enough)."""
+        return self._positions_of().start(node)
+
+    def _positions_of(self) -> Positions:
         if self._positions is None:  # computed on first use: most files report nothing
             self._positions = Positions(self.module, self.module_text or self._text, self.module_lines, self.tops,
                                         self._positions_cache)
-        return self._positions.span(node)
+        return self._positions
 
     @property
     def indent(self) -> str:

@@ -118,7 +118,7 @@ def _hoist(model: FileModel, event: Event, context: RuleContext) -> Optional[Fix
     start, end = context.span(first)
     if start.line != end.line:
         return None
-    with_line = context.span(block)[0].line
+    with_line = context.start(block).line
     with_text = context.line_text(with_line)
     indent = with_text[: len(with_text) - len(with_text.lstrip(" \t"))]
     moved = indent + context.line_text(start.line).strip()

@@ -104,7 +104,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
 def _backward_called_below(block: cst.With, context: RuleContext) -> bool:
     """Is the `backward` of a `with <loss>.backward():` on another line than both the `with` and
     the first line of its item (where nnsight looks for the block when backward is called)?"""
-    with_line = context.span(block)[0].line
+    with_line = context.start(block).line
     for item in block.items:
         call = item.item
         if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "backward":
