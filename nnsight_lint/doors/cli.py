@@ -558,10 +558,15 @@ def _say(message: str) -> None:
 def _say_skipped(paths, results) -> None:
     """A notebook named on the command line whose kernel is not Python is not checked: say so, or
     "All checks passed." would read as if it had been."""
+    from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
+
+    # The notebook module (and libcst behind it) is imported only when a notebook is named.
+    named = {os.path.normpath(p) for p in paths if p.lower().endswith(NOTEBOOK_SUFFIXES) and os.path.isfile(p)}
+    if not named:
+        return
     from nnsight_lint.sources import notebook
 
-    named = {os.path.normpath(p) for p in paths if os.path.isfile(p) and notebook.is_notebook(p)}
-    for path in sorted(named):
+    for path in sorted(p for p in named if notebook.is_notebook(p)):
         try:
             with open(path, "rb") as handle:
                 python = notebook.read(handle.read()).python
