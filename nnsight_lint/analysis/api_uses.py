@@ -19,6 +19,7 @@ import libcst as cst
 
 from nnsight_lint.analysis.model import FileModel
 from nnsight_lint.analysis.scope import dotted_name
+from nnsight_lint.analysis.tree import children
 
 ROLE_CALLS = {"trace": "trace", "generate": "generate", "scan": "scan", "session": "session"}
 _ACCESSES = ("output", "input", "inputs")
@@ -124,21 +125,25 @@ def _bindings(model: FileModel) -> _Bindings:
     return bindings
 
 
-def _guard_test(test: cst.BaseExpression) -> bool:
-    """Does an `if` test check for an API or a version (`hasattr(...)`, `nnsight.__version__`)?"""
-    found = []
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            if isinstance(node.func, cst.Name) and node.func.value == "hasattr":
-                found.append(node)
-
-        def visit_Name(self, node: cst.Name) -> None:
-            if "version" in node.value.lower():
-                found.append(node)
-
-    test.visit(Visitor())
-    return bool(found)
+def _guard_test(test: cst.CSTNode, memo: Dict[int, bool]) -> bool:
+    """Does an `if` test check for an API or a version (`hasattr(...)`, `nnsight.__version__`)?
+    `memo` keeps each subtree's answer: an `a and b and ...` chain asks of every left operand, which
+    holds the rest of the chain (a walk per operand is quadratic)."""
+    key = id(test)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    kind = type(test)
+    if kind is cst.Call and type(test.func) is cst.Name and test.func.value == "hasattr":
+        found = True
+    elif kind is cst.Name:
+        found = "version" in test.value.lower()
+    elif kind is cst.Attribute and "version" in test.attr.value.lower():
+        found = True
+    else:
+        found = any(_guard_test(child, memo) for child in children(test))
+    memo[key] = found
+    return found
 
 
 def _caught(handlers: Sequence[cst.ExceptHandler]) -> Set[str]:
@@ -164,6 +169,7 @@ class _Walker(cst.CSTVisitor):
         self.guards: List[object] = []  # "all" (an if on hasattr/version) or a set of caught names
         self.inner: Set[int] = set()  # Attribute nodes already seen as part of a longer chain
         self.tracers: List[Optional[str]] = []
+        self.tested: Dict[int, bool] = {}  # id of an expression -> does it test for an API or a version
 
     # -- guards ---------------------------------------------------------------------------------
     def guarded(self, kind: str) -> bool:
@@ -180,7 +186,7 @@ class _Walker(cst.CSTVisitor):
         return False
 
     def _guarding(self, test: cst.BaseExpression) -> bool:
-        if _guard_test(test):
+        if _guard_test(test, self.tested):
             self.guards.append("all")
             return True
         return False
