@@ -84,7 +84,10 @@ def retell_warning(shown: "warnings.WarningMessage") -> bool:
 
 
 def _explanation(error: BaseException) -> Optional[str]:
-    names = {kind.__name__ for kind in type(error).__mro__}
+    # The error's class and its bases, but `Exception` itself only when it is the class raised: a
+    # rule that predicts a bare `Exception` (NNL503) explains that, not every error there is.
+    names = {kind.__name__ for kind in type(error).__mro__
+             if kind is type(error) or kind not in (Exception, BaseException, object)}
     if not names & _raised_by_rules():
         return _grad_order(error, _user_frames(error.__traceback__))
     frames = _user_frames(error.__traceback__)
@@ -264,7 +267,8 @@ class _Linted:
             return None
         running = dict(models or {})
         known = self._by_path.get(path)
-        if known is not None and known[0] == source and known[3] == running:
+        # An error or warning that names no running model reuses the findings of one that did.
+        if known is not None and known[0] == source and (models is None or known[3] == running):
             return known
         from nnsight_lint import rules
         from nnsight_lint.engine.lint import LintOptions, lint_source
