@@ -6,6 +6,7 @@ path, and rewritten source runs under a synthetic name registered in `linecache`
 from __future__ import annotations
 
 import linecache
+import warnings
 from pathlib import Path
 
 
@@ -23,3 +24,14 @@ def run_case(path: Path, model, source: str | None = None, namespace: dict | Non
     namespace = {} if namespace is None else namespace
     namespace.update({"__name__": "__main__", "__file__": filename, "model": model})
     exec(code, namespace)
+
+
+def raised_by(path: Path, model) -> BaseException:
+    """The error the case at `path` raises when run (its warnings silenced); AssertionError if none."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            run_case(path, model)
+        except BaseException as error:  # noqa: BLE001
+            return error
+    raise AssertionError(f"{path.name} ran clean")

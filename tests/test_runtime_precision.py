@@ -20,7 +20,7 @@ from nnsight_lint import messages
 from nnsight_lint.doors import retelling, runtime
 from nnsight_lint.doors.retelling import retell, retell_warning
 from nnsight_lint.engine import lint
-from tests.case_runner import run_case
+from tests.case_runner import raised_by
 
 pytest.importorskip("nnsight")
 
@@ -30,13 +30,7 @@ TRACE = 'with model.trace("hello world"):\n    h = model.transformer.h[0].output
 def raised(tmp_path: Path, name: str, source: str, model) -> BaseException:
     path = tmp_path / f"{name}.py"
     path.write_text(source, encoding="utf-8")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            run_case(path, model)
-        except BaseException as error:  # noqa: BLE001
-            return error
-    raise AssertionError(f"{name} ran clean")
+    return raised_by(path, model)
 
 
 def codes_on(path: Path, line: int):

@@ -16,7 +16,7 @@ import pytest
 from nnsight_lint import messages, rules
 from nnsight_lint.engine.lint import LintOptions, lint_source
 from nnsight_lint.doors.retelling import installed_transformers, retell
-from tests.case_runner import run_case
+from tests.case_runner import raised_by, run_case
 from tests.test_rule_cases import expected_findings
 from tests.test_rule_family_cases_runtime import headers
 
@@ -39,20 +39,12 @@ def _failing_cases():
 FAILING = _failing_cases()
 
 
-def _raised(path: Path, model) -> BaseException:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            run_case(path, model)
-        except BaseException as error:  # noqa: BLE001
-            return error
-    raise AssertionError(f"{path.name} ran clean")
 
 
 @pytest.mark.parametrize("path", FAILING, ids=[f"{p.parent.name}/{p.stem}" for p in FAILING])
 def test_a_predicted_error_is_told_in_the_rules_words(path: Path, model):
     """Its first line is the message the linter prints for the same code; the original text stays."""
-    error = _raised(path, model)
+    error = raised_by(path, model)
     original = str(error)
     assert retell(error), f"not re-told: {type(error).__name__}: {original}"
     told = str(error)
@@ -70,7 +62,7 @@ def test_a_predicted_error_is_told_in_the_rules_words(path: Path, model):
 def test_an_unrelated_error_is_left_alone(tmp_path, model):
     program = tmp_path / "unrelated.py"
     program.write_text('"""An error no rule predicts."""\nwith model.trace("hello world"):\n    h = model.transformer.h[0].output.save()\nraise ValueError("mine")\n')
-    error = _raised(program, model)
+    error = raised_by(program, model)
     assert not retell(error)
     assert error.args == ("mine",)
 
@@ -89,7 +81,7 @@ def test_an_out_of_order_grad_the_linter_cannot_decide_names_the_variable(tmp_pa
         "        g0 = first.grad.save()\n"
         "        g1 = second.grad.save()\n"
     )
-    error = _raised(program, model)
+    error = raised_by(program, model)
     assert retell(error)
     assert str(error).splitlines()[0] == messages.grad_order_runtime("second", 9)
 
@@ -231,7 +223,7 @@ def test_model_path_errors_are_told_from_the_real_model(tmp_path, model, name):
     source, code, words = MODEL_PATH_ERRORS[name]
     program = tmp_path / f"{name}.py"
     program.write_text(source)
-    error = _raised(program, model)
+    error = raised_by(program, model)
     original = str(error)
     assert retell(error), original
     told = str(error)
@@ -251,7 +243,7 @@ def test_the_runtime_uses_the_files_own_settings(tmp_path, model):
                        'with model.probe("hello world"):\n    h = model.transformer.h[0].output\nprint(h)\n')
     type(model).probe = type(model).trace
     try:
-        error = _raised(program, model)
+        error = raised_by(program, model)
     finally:
         del type(model).probe
     assert isinstance(error, NameError)
