@@ -39,8 +39,6 @@ def _failing_cases():
 FAILING = _failing_cases()
 
 
-
-
 @pytest.mark.parametrize("path", FAILING, ids=[f"{p.parent.name}/{p.stem}" for p in FAILING])
 def test_a_predicted_error_is_told_in_the_rules_words(path: Path, model):
     """Its first line is the message the linter prints for the same code; the original text stays."""
