@@ -13,6 +13,7 @@ from typing import Optional, Set
 
 import libcst as cst
 
+from nnsight_lint.analysis.flow import last_binding
 from nnsight_lint.analysis.model import Event, EventKind, FileModel
 from nnsight_lint.analysis.scope import dotted_name
 
@@ -29,11 +30,7 @@ def loads_lazily(ref) -> bool:
 
 def construction_of(model: FileModel, name: str, order: int):
     """The ModelRef a module-level name is bound to at `order` (its last binding before), or None."""
-    binding = None
-    for bound in model.named(EventKind.BIND, name):
-        if bound.order >= order:
-            break
-        binding = bound
+    binding = last_binding(model, name, order)
     if binding is None or binding.value is None or binding.where.trace is not None:
         return None
     return next((ref for ref in model.models if ref.call is binding.value), None)

@@ -143,6 +143,14 @@ def bound_before(model: FileModel, scope: object, name: str, order: int) -> bool
     return bool(orders) and orders[0] < order
 
 
+def last_binding(model: FileModel, name: str, before: int) -> Optional[Event]:
+    """The last binding of `name` whose event comes before the event order `before`, wherever it is."""
+    for event in reversed(model.named(EventKind.BIND, name)):
+        if event.order < before:
+            return event
+    return None
+
+
 def binding(model: FileModel, name: str, before: Event, within: str = "trace") -> Optional[Event]:
     """The last binding of `name` that runs before `before`, in its trace (`within="trace"`) or in
     its scope (`within="scope"`); None: bound elsewhere."""

@@ -8,7 +8,8 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from nnsight_lint.analysis.model import Event, EventKind, FileModel
+from nnsight_lint.analysis.flow import last_binding
+from nnsight_lint.analysis.model import Event, FileModel
 from nnsight_lint.analysis.paths import module_path
 
 
@@ -40,11 +41,7 @@ def loop_item_path(model: FileModel, event: Event) -> Optional[Tuple[object, ...
     position = len(path) - len(suffix) - 1
     if position < 0 or path[position] != "?":
         return None
-    binding = None
-    for bound in model.named(EventKind.BIND, root.value):
-        if bound.order > event.order:
-            break
-        binding = bound
+    binding = last_binding(model, root.value, event.order)
     if binding is None or binding.where.trace is not event.where.trace:
         return None
     loop = binding.statement

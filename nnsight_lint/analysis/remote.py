@@ -18,6 +18,7 @@ from typing import List, Optional
 
 import libcst as cst
 
+from nnsight_lint.analysis.flow import last_binding
 from nnsight_lint.analysis.model import Event, EventKind, FileModel, Where
 from nnsight_lint.analysis.scope import dotted_name
 
@@ -86,11 +87,7 @@ def shipped_reads(model: FileModel, block: RemoteBlock) -> List[Event]:
 def unpicklable_binding(model: FileModel, name: str, before: int) -> Optional[str]:
     """What a name is bound to before `before` when cloudpickle cannot pickle it ("a file opened for
     writing", "a generator", "a lock"), from its last binding outside a trace; None otherwise."""
-    binding = None
-    for bound in model.named(EventKind.BIND, name):
-        if bound.order >= before:
-            break
-        binding = bound
+    binding = last_binding(model, name, before)
     if binding is None or binding.where.trace is not None or binding.where.function is not None:
         return None
     value = binding.value

@@ -10,7 +10,8 @@ from typing import Optional
 
 import libcst as cst
 
-from nnsight_lint.analysis.model import Event, EventKind, FileModel
+from nnsight_lint.analysis.flow import last_binding
+from nnsight_lint.analysis.model import Event, FileModel
 
 # Methods of an envoy that return its torch module's own children, not envoys.
 _PASSED_THROUGH = frozenset({"children", "named_children"})
@@ -29,11 +30,7 @@ def torch_module_reason(model: FileModel, event: Event) -> Optional[str]:
         root = root.value
     if type(root) is not cst.Name:
         return None
-    binding = None
-    for bound in model.named(EventKind.BIND, root.value):
-        if bound.order > event.order:
-            break
-        binding = bound
+    binding = last_binding(model, root.value, event.order)
     if binding is None or binding.where.trace is None and event.where.trace is None:
         return None
     statement = binding.statement

@@ -47,6 +47,7 @@ import libcst as cst
 
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
+from nnsight_lint.analysis.flow import last_binding
 from nnsight_lint.analysis.model import Event, EventKind, Trace
 from nnsight_lint.analysis.outside import context_blocks, outside_traces
 from nnsight_lint.analysis.paths import is_access
@@ -98,10 +99,7 @@ def _ended_trace(model: FileModel, event: Event, roots) -> Optional[Trace]:
     if name is None or is_access(event.base):
         return None
     if name not in roots:  # `layer = model.transformer.h[0]` before: the chain's own root
-        binding = None
-        for bound in model.named(EventKind.BIND, name):
-            if bound.order < event.order:
-                binding = bound
+        binding = last_binding(model, name, event.order)
         value = binding.value if binding is not None else None
         if value is None or is_access(value) or type(value) not in (cst.Attribute, cst.Subscript):
             return None
