@@ -73,18 +73,18 @@ def _import_names(statements: Sequence[cst.CSTNode]) -> Dict[str, str]:
         if type(node) is cst.Import:
             for alias in node.names:
                 full = dotted_name(alias.name)
-                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                if alias.asname is not None and type(alias.asname.name) is cst.Name:
                     names[alias.asname.name.value] = full
                 elif full:
                     head = full.split(".")[0]
                     names[head] = head
         elif type(node) is cst.ImportFrom:
-            if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+            if node.relative or node.module is None or type(node.names) is cst.ImportStar:
                 continue
             base = dotted_name(node.module)
             for alias in node.names:
                 name = dotted_name(alias.name)
-                local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+                local = alias.asname.name.value if alias.asname is not None and type(alias.asname.name) is cst.Name else name
                 names[local] = f"{base}.{name}"
     return names
 
@@ -117,15 +117,15 @@ def _bindings(model: FileModel) -> _Bindings:
             bindings.roles[trace.tracer] = "generator" if trace.kind == "generate" else "tracer"
         for invoke in trace.invokes:
             for item in invoke.node.items:
-                if item.asname is not None and isinstance(item.asname.name, cst.Name):
+                if item.asname is not None and type(item.asname.name) is cst.Name:
                     bindings.roles[item.asname.name.value] = "invoker"
     for session in model.sessions:
         for item in session.node.items:
-            if item.asname is not None and isinstance(item.asname.name, cst.Name):
+            if item.asname is not None and type(item.asname.name) is cst.Name:
                 bindings.roles[item.asname.name.value] = "session"
     imports = bindings.imports
     for node in statements:
-        if (type(node) is cst.Assign and isinstance(node.value, cst.Call)
+        if (type(node) is cst.Assign and type(node.value) is cst.Call
                 and _is_model_constructor(_qualified(node.value.func, imports))):
             for target in node.targets:
                 name = dotted_name(target.target)
@@ -161,13 +161,18 @@ def _caught(handlers: Sequence[cst.ExceptHandler]) -> Set[str]:
         if handler.type is None:
             names.add("BaseException")
             continue
-        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        types = handler.type.elements if type(handler.type) is cst.Tuple else [handler.type]
         for element in types:
-            value = element.value if isinstance(element, cst.Element) else element
+            value = element.value if type(element) is cst.Element else element
             name = dotted_name(value)
             if name:
                 names.add(name.rsplit(".", 1)[-1])
     return names
+
+
+# Nodes with no uses below them (names are read through their parents: `a.b`, `f(...)`).
+_LEAVES = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis,
+                     cst.FormattedStringText, cst.Pass, cst.Break, cst.Continue})
 
 
 class _Walker:
@@ -198,7 +203,8 @@ class _Walker:
 
     def walk_children(self, node: cst.CSTNode) -> None:
         for child in children(node):
-            self.walk(child)
+            if type(child) not in _LEAVES:  # a third of the nodes: no call for them
+                self.walk(child)
 
     # -- guards ---------------------------------------------------------------------------------
     def guarded(self, kind: str) -> bool:
@@ -226,7 +232,7 @@ class _Walker:
 
     def assign(self, node: cst.Assign) -> None:
         """`submodule = model.transformer.h[0].mlp`: the name is an Envoy from here on."""
-        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+        if len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
             if self.role(node.value) == "envoy":
                 self.bindings.roles[node.targets[0].target.value] = "envoy"
         self.walk_children(node)
@@ -236,9 +242,9 @@ class _Walker:
         name = None
         for item in node.items:
             call = item.item
-            if (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+            if (type(call) is cst.Call and type(call.func) is cst.Attribute
                     and call.func.attr.value in ("trace", "generate") and item.asname is not None
-                    and isinstance(item.asname.name, cst.Name)):
+                    and type(item.asname.name) is cst.Name):
                 name = item.asname.name.value
         self.tracers.append(name or (self.tracers[-1] if self.tracers else None))
         self.walk_children(node)
@@ -264,7 +270,7 @@ class _Walker:
             return
         if base != "nnsight":
             self.emit(ApiUse("module", base, node.module))
-        if not isinstance(node.names, cst.ImportStar):
+        if type(node.names) is not cst.ImportStar:
             for alias in node.names:
                 name = dotted_name(alias.name)
                 self.emit(ApiUse("name", f"{base}.{name}", alias.name, prefixes=((f"{base}.{name}", alias.name),)))
@@ -277,7 +283,7 @@ class _Walker:
     def chain(self, node: cst.Attribute) -> None:
         chain = []
         inner = node
-        while isinstance(inner, cst.Attribute):
+        while type(inner) is cst.Attribute:
             chain.append(inner)
             self.inner.add(id(inner))
             inner = inner.value
@@ -300,7 +306,7 @@ class _Walker:
             return self.bindings.roles[name]
         steps = []
         inner = receiver
-        while isinstance(inner, (cst.Attribute, cst.Subscript)):
+        while type(inner) is cst.Attribute or type(inner) is cst.Subscript:
             steps.append(inner)
             inner = inner.value
         if not steps:
@@ -311,7 +317,7 @@ class _Walker:
         # Find the model the chain starts at: the longest dotted prefix bound as a model.
         for i in range(len(steps), 0, -1):
             head = steps[i - 1]
-            if isinstance(head, cst.Attribute) and dotted_name(head) in self.bindings.roles:
+            if type(head) is cst.Attribute and dotted_name(head) in self.bindings.roles:
                 if self.bindings.roles[dotted_name(head)] == "model":
                     return self._path_role(steps[: i - 1])
                 return None
@@ -324,10 +330,10 @@ class _Walker:
         output, or something that is not nnsight's (`model.tokenizer.decode`)."""
         path = list(reversed(steps))  # innermost first
         first = path[0] if path else None
-        if not from_envoy and isinstance(first, cst.Attribute) and first.attr.value in self.model_members:
+        if not from_envoy and type(first) is cst.Attribute and first.attr.value in self.model_members:
             return None
         for step in path:
-            if isinstance(step, cst.Attribute) and step.attr.value in _ACCESSES:
+            if type(step) is cst.Attribute and step.attr.value in _ACCESSES:
                 return "output" if step is path[-1] else None
         return "envoy"
 
@@ -335,7 +341,7 @@ class _Walker:
         self.keywords(node)
         self.walk_children(node)
         # The member a call calls: the member use's `call`.
-        if isinstance(node.func, cst.Attribute):
+        if type(node.func) is cst.Attribute:
             for use in reversed(self.uses):
                 if use.attribute is node.func and use.kind == "member":
                     use.call = node
@@ -344,7 +350,7 @@ class _Walker:
     def keywords(self, node: cst.Call) -> None:
         func = node.func
         call = None
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             role = self.role(func.value)
             attr = func.attr.value
             if role == "model" and attr in ROLE_CALLS:
