@@ -15,7 +15,7 @@ from typing import Dict, List, Optional
 import libcst as cst
 
 from nnsight_lint.analysis.model import Event, EventKind, FileModel
-from nnsight_lint.analysis.models import NOT_LITERAL, literal
+from nnsight_lint.analysis.literals import NOT_LITERAL, literal
 from nnsight_lint.analysis.tree import children
 
 _BODIES = frozenset({cst.IndentedBlock, cst.SimpleStatementSuite, cst.Else, cst.ExceptHandler, cst.Finally})

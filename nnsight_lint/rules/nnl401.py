@@ -46,7 +46,7 @@ import libcst as cst
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
 from nnsight_lint.analysis.model import EventKind
-from nnsight_lint.analysis.models import literal
+from nnsight_lint.analysis.literals import literal
 from nnsight_lint.analysis.paths import ACCESS_KIND
 from nnsight_lint.analysis.schemas import closest, display, known_model, module_events, walk
 from nnsight_lint.analysis.scope import dotted_name
