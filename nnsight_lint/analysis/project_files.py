@@ -9,6 +9,7 @@ from typing import Dict, Iterator, Optional, Tuple
 import libcst as cst
 
 from nnsight_lint.analysis.bindings import Index
+from nnsight_lint.sources import reads
 
 _MAX_FILE = 512 * 1024  # a sibling module larger than this is not read
 _FILES: Dict[str, Tuple[tuple, Optional[Index]]] = {}
@@ -16,11 +17,14 @@ _MAX_FILES = 128
 
 
 def index_of_file(path: str) -> Optional[Index]:
-    """The bindings of another file of the project, parsed once per process (by size and mtime)."""
+    """The bindings of another file of the project, parsed once per process (by size and mtime).
+    The lint being run hears of the read (`sources/reads.py`), from this process's table too."""
     try:
         status = os.stat(path)
     except OSError:
+        reads.note(path)
         return None
+    reads.note(path, status)
     key = (status.st_size, status.st_mtime_ns)
     cached = _FILES.get(path)
     if cached is not None and cached[0] == key:
@@ -74,8 +78,10 @@ def module_file(index: Index, module: str, level: int) -> Optional[str]:
     for base in bases:
         target = os.path.join(base, *parts)
         for candidate in (target + ".py", os.path.join(target, "__init__.py")):
-            if parts and os.path.isfile(candidate):
-                return candidate
+            if parts:
+                if os.path.isfile(candidate):
+                    return candidate
+                reads.note(candidate)  # not there: one that appears later is what the import means
     return None
 
 
@@ -88,13 +94,10 @@ def conftests(index: Index) -> Iterator[Index]:
     current = here
     for _ in range(8):
         candidate = os.path.join(current, "conftest.py")
-        if os.path.abspath(candidate) != os.path.abspath(index.path) and os.path.isfile(candidate):
-            found = index_of_file(candidate)
+        if os.path.abspath(candidate) != os.path.abspath(index.path):
+            found = index_of_file(candidate)  # heard of as read, or looked for and not there
             if found is not None:
                 yield found
         if current == root or os.path.dirname(current) == current:
             return
         current = os.path.dirname(current)
-
-
-# -- resolution ------------------------------------------------------------------------------------

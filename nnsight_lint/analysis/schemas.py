@@ -16,6 +16,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from nnsight_lint.analysis.model import Trace
 from nnsight_lint.analysis.models import ModelRef
+from nnsight_lint.sources import reads
 
 _CAUSAL_LM = ("AutoModelForCausalLM", None)
 _TEXT_TASKS = (None, "text-generation")
@@ -41,7 +42,9 @@ class Known:
         return f"transformers {self.transformers}"
 
 
-_CACHE: Dict[tuple, Optional[Known]] = {}
+# (what the receiver is, the setting, the release) -> (the Known, the files its config came from or
+# was looked for in): reused only while those files are as they were (`sources/reads.py`).
+_CACHE: Dict[tuple, Tuple[Optional[Known], reads.Reads]] = {}
 
 
 def known_model(trace: Trace, models: Mapping[str, str] = {}, transformers_version: Optional[str] = None) -> Optional[Known]:
@@ -51,11 +54,16 @@ def known_model(trace: Trace, models: Mapping[str, str] = {}, transformers_versi
     if receiver is None:
         return None
     key = (ref.identity() if ref is not None else None, receiver, tuple(sorted(models.items())), transformers_version)
-    if key not in _CACHE:
-        if len(_CACHE) > 256:
-            _CACHE.clear()
-        _CACHE[key] = _known(ref, receiver, models, transformers_version)
-    return _CACHE[key]
+    cached = _CACHE.get(key)
+    if cached is not None and reads.unchanged(cached[1]):
+        reads.replay(cached[1])
+        return cached[0]
+    if len(_CACHE) > 256:
+        _CACHE.clear()
+    with reads.recording() as read:
+        known = _known(ref, receiver, models, transformers_version)
+    _CACHE[key] = (known, reads.frozen(read))
+    return known
 
 
 def _known(ref: Optional[ModelRef], receiver: str, models: Mapping[str, str], version: Optional[str]) -> Optional[Known]:
