@@ -91,7 +91,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
 def _paths(model: FileModel, context: RuleContext):
     """(node, trace, known model, module path) for each module access and `.grad` in a trace of a
     known model, and each `<model>.get("a.b.0.c.output")`."""
-    for event, known, path in module_events(model, context.models, context.transformers_version):
+    for event, known, path in module_events(model, context):
         yield event.node, event.where.trace, known, path
     for event in model.events:
         trace = event.where.trace
@@ -101,7 +101,7 @@ def _paths(model: FileModel, context: RuleContext):
         if event.base.attr.value != "get" or dotted_name(event.base.value) != trace.model or not call.args:
             continue
         text = literal(call.args[0].value)
-        known = known_model(trace, context.models, context.transformers_version) if isinstance(text, str) else None
+        known = known_model(trace, context) if isinstance(text, str) else None
         if known is None:
             continue
         parts = [p for p in text.split(".") if p]

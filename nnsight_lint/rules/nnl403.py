@@ -62,7 +62,7 @@ RAISES = ("IndexError",)
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
     reported = set()
-    for event, known, path in module_events(model, context.models, context.transformers_version):
+    for event, known, path in module_events(model, context):
         if event.access not in ("output", "input") or event.kind.value != "access":
             continue
         walked = walk(known, path)

@@ -56,7 +56,7 @@ RAISES = ("TypeError", "AttributeError", "NNsightException")
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
     reported = set()
-    for event, known, path in module_events(model, context.models, context.transformers_version):
+    for event, known, path in module_events(model, context):
         if event.access not in ("output", "outputs") or event.kind.value != "access":
             continue
         walked = walk(known, path)
