@@ -11,7 +11,8 @@ Falcon. Also through a name bound to the output or to its `.save()`.
 
 The model must be known (see NNL401). Item assignment into a tuple (`attn.output[0] = t`) is
 NNL207's, which needs no model: NNL404 reports it only for modules NNL207 does not look at
-(a tuple-returning decoder block). Integer indexing (`attn.output[0]`) and unpacking are right.
+(a tuple-returning decoder block). Integer indexing (`attn.output[0]`), a slice read
+(`h.output[1:]`, the other items), unpacking and joining tuples (`(t,) + h.output[1:]`) are right.
 
 ## Why is this bad?
 `attn.output[:, -1, :]` raises `TypeError: tuple indices must be integers or slices, not tuple`;
@@ -69,9 +70,9 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
                 if not use.store or (use.via is None and path and path[-1] in ATTENTION):
                     continue  # reading an item is right; writing one into attention is NNL207's
                 kind = "item-store"
-            elif kind == "unpack":
-                continue
-            elif kind == "tensor-index" and use.store:
+            elif kind == "unpack" or (kind == "slice" and not use.store):
+                continue  # `output[1:]` is the tuple's other items
+            elif kind in ("tensor-index", "slice") and use.store:
                 kind = "tensor-index-store"
             if id(use.node) in reported:
                 continue
