@@ -14,6 +14,8 @@ cache, the bundled table) whose architecture has a generated schema. Anything el
 reported. Parameters, buffers and other attributes of a module (`.weight`, `.config`), nnsight's
 Envoy API (`.output`, `.next`, `.source`, `.skip`, `.tokenizer`, ...) and torch's `nn.Module`
 API are not module paths and are fine; a path through a `rename=` alias is walked through it.
+A path in either arm of an `if` that tests a version (`if transformers_version < ...:`) is a
+path of the releases that arm runs on, and is not judged.
 
 ## Why is this bad?
 nnsight resolves a path only when the trace runs: `AttributeError: 'Envoy' object (nor its module)
@@ -75,6 +77,8 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             continue  # the Envoy API, a parameter or attribute: not a module path
         if missing == "_module":
             continue  # the envoy's own torch module: a module path goes on inside it (NNL506 is about it)
+        if model.in_version_branch(node):
+            continue  # `if transformers_version < "5": model.embed_out`: a path of the releases it runs on
         key = (id(trace), tuple(path[: walked.at + 1]))
         if key in reported:
             continue

@@ -13,6 +13,7 @@ The model must be known (see NNL401). Item assignment into a tuple (`attn.output
 NNL207's, which needs no model: NNL404 reports it only for modules NNL207 does not look at
 (a tuple-returning decoder block). Integer indexing (`attn.output[0]`), a slice read
 (`h.output[1:]`, the other items), unpacking and joining tuples (`(t,) + h.output[1:]`) are right.
+Code in either arm of an `if` that tests a version (see NNL403) is not judged.
 
 ## Why is this bad?
 `attn.output[:, -1, :]` raises `TypeError: tuple indices must be integers or slices, not tuple`;
@@ -74,8 +75,8 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
                 continue  # `output[1:]` is the tuple's other items
             elif kind in ("tensor-index", "slice") and use.store:
                 kind = "tensor-index-store"
-            if id(use.node) in reported:
-                continue
+            if id(use.node) in reported or model.in_version_branch(event.node) or model.in_version_branch(use.node):
+                continue  # an `if` on the transformers version: each arm is right where it runs
             reported.add(id(use.node))
             said = messages.NNL404_USES[kind].format(name=use.name)
             yield context.diagnostic(CODE, use.node, messages.nnl404(
