@@ -65,7 +65,6 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         if walked.module is None or walked.module.output is None or walked.module.output.kind != "tuple":
             continue
         for use in uses(model).of(event):
-            access = context.module.code_for_node(event.node)
             kind = use.kind
             if kind == "item":
                 if not use.store or (use.via is None and path and path[-1] in ATTENTION):
@@ -78,6 +77,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             if id(use.node) in reported or model.in_version_branch(event.node) or model.in_version_branch(use.node):
                 continue  # an `if` on the transformers version: each arm is right where it runs
             reported.add(id(use.node))
+            access = context.module.code_for_node(event.node)
             said = messages.NNL404_USES[kind].format(name=use.name)
             yield context.diagnostic(CODE, use.node, messages.nnl404(
                 use.via or access, known.name, said, known.transformers_words(), len(walked.module.output.items) or 2))

@@ -150,7 +150,8 @@ def _sweep(directory: str) -> None:
 
 
 def _well_formed(entry) -> bool:
-    """[status key (three ints) or None, content digest, encoded diagnostics, hidden count, reads]."""
+    """[status key (three ints) or None, content digest, encoded diagnostics, findings hidden as
+    demos (an int), the other files read ([[path, state], ...])]: the shape `_remember` writes."""
     if not isinstance(entry, list) or len(entry) != 5:
         return False
     key, digest, encoded, hidden, read = entry
