@@ -136,3 +136,11 @@ def test_code_that_branches_on_the_transformers_version_is_not_judged_in_either_
     unbranched = branched.replace(f"    if {test}:\n", "    if True:\n")
     assert codes(unbranched, transformers_version=since) == ["NNL403"]
     assert codes(unbranched, transformers_version=before) == ["NNL404"]
+
+
+def test_a_test_that_only_contains_the_letters_of_version_is_no_version_branch():
+    _, since = sides("llama", "model.layers")
+    head = program(LLAMA, "model.model.layers[0].output", "Llama").split("model = ")[0]
+    source = head + f"conversion = True\nmodel = {LLAMA}\nwith model.trace(['the cat', 'a dog']):\n"
+    source += "    if conversion:\n        x = model.model.layers[0].output[0].save()\n"
+    assert codes(source, transformers_version=since) == ["NNL403"]

@@ -17,6 +17,7 @@ Computed on first use, in one walk of the tree.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterator, Optional, Set, Tuple
 
 import libcst as cst
@@ -103,10 +104,13 @@ def _guarded_reads(module: cst.Module) -> Set[int]:
 
 def mentions_version(node: cst.CSTNode) -> bool:
     """A name or attribute that says it is a version (`__version__`, `TRANSFORMERS_VERSION`,
-    `version.parse`)."""
+    `version.parse`, `nnsightVersion`), as a word: `conversion` is not one."""
     if type(node) is cst.Name:
-        return "version" in node.value.lower()
-    return type(node) is cst.Attribute and "version" in node.attr.value.lower()
+        return _VERSION_WORD.search(node.value) is not None
+    return type(node) is cst.Attribute and _VERSION_WORD.search(node.attr.value) is not None
+
+
+_VERSION_WORD = re.compile(r"(?:^|_)(?:version|VERSION)(?:$|_|s)|Version")
 
 
 def _reads_version(node: cst.CSTNode, names: Set[str]) -> bool:
