@@ -27,6 +27,7 @@ class LintOptions:
     honour_noqa: bool = True  # the runtime hook explains an error even where `# noqa` hid its finding
     transformers_version: Optional[str] = None  # the transformers the code is written for ("4.57.1"); None: unknown
     models: Mapping[str, str] = field(default_factory=dict, hash=False)  # [tool.nnsight-lint.models]: name/id -> hub id or config.json
+    live_schemas: bool = False  # measure an architecture the bundled table lacks (torch + transformers installed)
 
 
 DEFAULT_OPTIONS = LintOptions()
@@ -298,6 +299,7 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     context = RuleContext(path, module, module.code if text is None else text, options.target_version,
                           options.report_deliberate_errors, positions_cache)
     context.models, context.transformers_version = options.models, options.transformers_version
+    context.live_schemas = options.live_schemas
     # Findings are mostly inside traces: positions look in their statements first.
     context.tops = [trace.top for trace in file_model.traces if trace.top is not None]
     if piece is not None:

@@ -54,7 +54,7 @@ RAISES = ("AttributeError", "IndexError", "NNsightException")
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
     reported = set()
-    for event, known, path in module_events(model, context.models, context.transformers_version):
+    for event, known, path in module_events(model, context):
         if id(event.node) in reported:
             continue
         walked = walk(known, path)

@@ -33,6 +33,7 @@ class Settings:
     target_version: Optional[str] = None  # "0.4"; None: inferred from the declared nnsight requirement
     transformers_version: Optional[str] = None  # "4.57"; None: inferred from the declared transformers
     report_deliberate_errors: bool = False
+    live_schemas: bool = False  # measure a model the bundled table lacks with the installed torch + transformers
     models: Tuple[Tuple[str, str], ...] = ()  # [tool.nnsight-lint.models]: name or id -> hub id / config.json
     config_file: Optional[str] = None  # where the table came from; None: defaults only
     root: str = "."  # the project root: the config file's directory, else the working directory
@@ -55,6 +56,7 @@ class Settings:
             report_deliberate_errors=self.report_deliberate_errors,
             transformers_version=self.transformers()[0],
             models=dict(self.models),
+            live_schemas=self.live_schemas,
         )
 
     def target(self):
@@ -156,6 +158,7 @@ _KEYS = {
     "transformers-version": (lambda v: isinstance(v, str) and _RELEASE.match(v) is not None,
                              'a transformers version such as "4.57" or "5.3.0"'),
     "report-deliberate-errors": (lambda v: isinstance(v, bool), "true or false"),
+    "live-schemas": (lambda v: isinstance(v, bool), "true or false"),
     "trace-names": (
         lambda v: _string_list(v) and bool(v) and all(n.isidentifier() for n in v),
         "a non-empty list of names (identifiers)",
