@@ -331,7 +331,7 @@ NNL302_NEWER = "write it the targeted release's way, or raise the project's nnsi
 NNL302_OLDER = "see `nnsight-lint explain NNL302` for what replaced it"
 
 
-# The trace-shape family NNL201-NNL207.
+# The trace-shape family NNL201-NNL208.
 NNL201_TITLE = "code after an open `tracer.iter[:]` loop, which never runs"
 NNL202_TITLE = "modules read against the order the forward reaches them"
 NNL203_TITLE = "`tracer.invoke` inside an invoke, an iter loop, or a trace that already has an input"
@@ -339,6 +339,7 @@ NNL204_TITLE = "a trace without input and without `tracer.invoke`"
 NNL205_TITLE = "a trace of the same model opened inside its running trace"
 NNL206_TITLE = "a traced `with` laid out so nnsight cannot find its block"
 NNL207_TITLE = "item assignment into an attention module's tuple output"
+NNL208_TITLE = "a trace written in the body of a `%%time` / `%%timeit` / `%%prun` cell"
 
 NNL201_MOVE = "move it into a separate `with tracer.invoke():` after this one"
 
@@ -435,6 +436,14 @@ def nnl207(access: str) -> Message:
         f"`{access}` is a tuple `(attn_output, attn_weights)`: it takes no item assignment",
         f"It raises TypeError; write into the tensor in place (`{access}[0][:] = ...`) or assign a rebuilt "
         f"tuple to `{access}`.",
+    )
+
+
+def nnl208(magic: str, opener: str) -> Message:
+    return Message(
+        f"`{opener}(...)` in a `%%{magic}` cell: nnsight cannot read the source of its block",
+        f"IPython compiles a `%%{magic}` body under a name of its own, which nnsight finds no source for "
+        f"(WithBlockNotFoundError; TypeError for `generate`); define the trace in a function in another cell and time the call.",
     )
 
 

@@ -165,9 +165,13 @@ NOT_YET_SHORT = frozenset({"NNL302", "NNL401", "NNL402", "NNL403", "NNL404"})
 def _corpus_findings():
     from nnsight_lint.engine.lint import LintOptions, lint_source
 
+    from nnsight_lint.doors.api import lint_file
+
     everything = LintOptions(select=tuple(rules.RULES))
     for case in sorted((ROOT / "rules").glob("NNL*/*.py")):
         yield from lint_source(case.read_text(encoding="utf-8"), str(case), everything)
+    for case in sorted((ROOT / "rules").glob("NNL*/*.ipynb")):  # what only a cell magic shows (NNL208)
+        yield from lint_file(str(case), everything).diagnostics
 
 
 def test_every_message_is_short_and_tells_its_story_apart():

@@ -47,6 +47,9 @@ class RuleContext:
         # What the rules that know the model read (`LintOptions.models`, `.transformers_version`).
         self.models: Mapping[str, str] = {}
         self.transformers_version: Optional[str] = None
+        # In a notebook: the lines a cell magic (`%%time`) compiles under a name of its own, with
+        # the magic's name (`sources/notebook.sourceless_lines`); {} for a plain file.
+        self.cell_magics: Mapping[int, str] = {}
         self._indent: Optional[str] = None
 
     def deliberate(self, code: str, at: Union[cst.CSTNode, Position]) -> bool:
