@@ -26,14 +26,16 @@ def tokenizer():
 
 
 @functools.lru_cache(maxsize=None)
-def tiny_model():
+def tiny_model(layers: int = 2):
+    """`layers`: 12 for a stand-in of GPT-2 itself (`openai-community/gpt2` has 12), where a
+    program's layer indices are GPT-2's (the docs pages of NNL40x)."""
     import nnsight
     import torch
     from transformers import GPT2Config, GPT2LMHeadModel
 
     torch.manual_seed(0)
     config = GPT2Config(
-        vocab_size=VOCAB_SIZE, n_positions=32, n_embd=32, n_layer=2, n_head=2,
+        vocab_size=VOCAB_SIZE, n_positions=32, n_embd=32, n_layer=layers, n_head=2,
         bos_token_id=1, eos_token_id=1, pad_token_id=1,
     )
     net = GPT2LMHeadModel(config).eval()
@@ -42,12 +44,13 @@ def tiny_model():
 
 
 @functools.lru_cache(maxsize=None)
-def saved_model_dir(directory: str) -> str:
-    """The tiny GPT-2 written with `save_pretrained` into `directory` (once; made in a sibling
-    temporary directory and renamed into place, so processes running at once never see half a
-    model). `LanguageModel(directory, tokenizer=tokenizer())` then loads it by path, lazily (onto
-    the meta device until the first trace or a dispatch), as `LanguageModel("openai-community/gpt2")`
-    would. Cases write the path as a literal, as real code writes a hub id."""
+def saved_model_dir(directory: str, layers: int = 2) -> str:
+    """The tiny GPT-2 (of `layers` layers) and its tokenizer written with `save_pretrained` into
+    `directory` (once; made in a sibling temporary directory and renamed into place, so processes
+    running at once never see half a model). `LanguageModel(directory)` then loads it by path,
+    lazily (onto the meta device until the first trace or a dispatch), as
+    `LanguageModel("openai-community/gpt2")` would. Cases write the path as a literal, as real code
+    writes a hub id."""
     import os
     import shutil
     import tempfile
@@ -56,7 +59,8 @@ def saved_model_dir(directory: str) -> str:
         return directory
     parent = os.path.dirname(os.path.abspath(directory))
     staging = tempfile.mkdtemp(prefix=".tiny-", dir=parent)
-    tiny_model()._module.save_pretrained(staging)
+    tiny_model(layers)._module.save_pretrained(staging)
+    tokenizer().save_pretrained(staging)
     try:
         os.rename(staging, directory)
     except OSError:  # another process was first
