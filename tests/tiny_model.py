@@ -44,13 +44,12 @@ def tiny_model(layers: int = 2):
 
 
 @functools.lru_cache(maxsize=None)
-def saved_model_dir(directory: str, layers: int = 2) -> str:
-    """The tiny GPT-2 (of `layers` layers) and its tokenizer written with `save_pretrained` into
-    `directory` (once; made in a sibling temporary directory and renamed into place, so processes
-    running at once never see half a model). `LanguageModel(directory)` then loads it by path,
-    lazily (onto the meta device until the first trace or a dispatch), as
-    `LanguageModel("openai-community/gpt2")` would. Cases write the path as a literal, as real code
-    writes a hub id."""
+def saved_model_dir(directory: str) -> str:
+    """The tiny GPT-2 written with `save_pretrained` into `directory` (once; made in a sibling
+    temporary directory and renamed into place, so processes running at once never see half a
+    model). `LanguageModel(directory, tokenizer=tokenizer())` then loads it by path, lazily (onto
+    the meta device until the first trace or a dispatch), as `LanguageModel("openai-community/gpt2")`
+    would. Cases write the path as a literal, as real code writes a hub id."""
     import os
     import shutil
     import tempfile
@@ -59,8 +58,7 @@ def saved_model_dir(directory: str, layers: int = 2) -> str:
         return directory
     parent = os.path.dirname(os.path.abspath(directory))
     staging = tempfile.mkdtemp(prefix=".tiny-", dir=parent)
-    tiny_model(layers)._module.save_pretrained(staging)
-    tokenizer().save_pretrained(staging)
+    tiny_model()._module.save_pretrained(staging)
     try:
         os.rename(staging, directory)
     except OSError:  # another process was first
