@@ -247,7 +247,7 @@ NOT_YET_RUN = frozenset({"NNL501.md", "NNL503.md", "NNL506.md", "NNL601.md"})
 # count (a page's layer indices and counts are the real model's: `h[5]`, "12 layers"). Every
 # snippet of a page that names it runs with `model` bound to the stand-in, and its construction
 # replaced by it; the linter reads the snippet as written (the id). The construction itself is not
-# run: nnsight 0.8.1 with transformers 5.x builds no tokenizer for `LanguageModel(id)` without
+# run: nnsight 0.8.1 with transformers 5.24 builds no tokenizer for `LanguageModel(id)` without
 # `tokenizer=` (the pipeline's task table holds class names, which nnsight reads as "no
 # tokenizer needed"), and there is no hub here.
 STAND_INS = {'LanguageModel("openai-community/gpt2")': 12}
