@@ -661,7 +661,7 @@ def test_a_notebook_synced_with_its_markdown_gets_the_findings_check_reports(ser
     path.write_bytes(notebook.read_bytes())
     checked = run_cli("check", "--no-cache", "--output-format", "json", str(path))
     assert checked.returncode in (0, 1), checked.stderr
-    expected = sorted((d["cell"], d["location"]["row"] - 1, d["code"], d["message"]) for d in json.loads(checked.stdout))
+    expected = sorted((d["cell"], d["location"]["row"] - 1, d["code"], d["message"]) for d in json.loads(checked.stdout)["findings"])
 
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     uri = path.as_uri()
