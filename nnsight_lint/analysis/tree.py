@@ -10,10 +10,13 @@ from typing import Dict, Iterator, List, Sequence, Set, Tuple
 
 import libcst as cst
 
-# Fields that hold layout (whitespace, punctuation) or names that are not variable references.
+# Fields that hold layout (whitespace, punctuation, blank lines, comments and line ends) or names
+# that are not variable references. A fifth of a tree's nodes are line ends and blank lines.
 _SKIPPED = {
     "lpar", "rpar", "lbracket", "rbracket", "lbrace", "rbrace", "comma", "dot", "equal", "colon",
     "semicolon", "operator", "keyword", "attr", "asynchronous",
+    "comment", "empty_lines", "first_line", "last_line", "footer", "header", "leading_lines",
+    "leading_whitespace", "lines_after_decorators", "newline", "trailing_whitespace",
 }
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
 # Exact-type tests: isinstance against libcst's abstract base classes is slow.
@@ -63,9 +66,9 @@ def _in_fields(node: cst.CSTNode, names: Tuple[str, ...]) -> Iterator[cst.CSTNod
 def body_of(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """The statements of a compound statement's (or an `else:`/`except:`/`case` arm's) body."""
     body = node.body
-    if isinstance(body, cst.IndentedBlock):
+    if type(body) is cst.IndentedBlock:
         return body.body
-    if isinstance(body, cst.SimpleStatementSuite):
+    if type(body) is cst.SimpleStatementSuite:
         return [cst.SimpleStatementLine(body=body.body)]
     return body if isinstance(body, Sequence) else [body]
 
@@ -73,10 +76,10 @@ def body_of(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
 def statement_blocks(node: cst.CSTNode) -> List[Sequence[cst.CSTNode]]:
     """The statement blocks directly inside a compound statement, in source order."""
     blocks: List[Sequence[cst.CSTNode]] = []
-    if isinstance(node, cst.If):
+    if type(node) is cst.If:
         blocks.append(body_of(node))
         if node.orelse is not None:
-            blocks.append([node.orelse] if isinstance(node.orelse, cst.If) else body_of(node.orelse))
+            blocks.append([node.orelse] if type(node.orelse) is cst.If else body_of(node.orelse))
     elif isinstance(node, (cst.For, cst.While, cst.With)):
         blocks.append(body_of(node))
         if getattr(node, "orelse", None) is not None:
@@ -87,7 +90,7 @@ def statement_blocks(node: cst.CSTNode) -> List[Sequence[cst.CSTNode]]:
         for part in (node.orelse, node.finalbody):
             if part is not None:
                 blocks.append(body_of(part))
-    elif isinstance(node, cst.Match):
+    elif type(node) is cst.Match:
         blocks.extend(body_of(case) for case in node.cases)
     return blocks
 

@@ -17,6 +17,7 @@ Version = Tuple[int, int]
 _PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nnsight_api.json")
 
 
+@functools.lru_cache(maxsize=None)  # a table has a handful of distinct versions, asked per use
 def _version(text: str) -> Version:
     major, minor = text.split(".")[:2]
     return int(major), int(minor)
