@@ -19,7 +19,7 @@ import libcst as cst
 
 from nnsight_lint.analysis.model import FileModel
 from nnsight_lint.analysis.scope import dotted_name
-from nnsight_lint.analysis.tree import body_of, children, statement_blocks
+from nnsight_lint.analysis.tree import NOT_NODES, SEQUENCES, body_of, children, code_fields, statement_blocks
 
 ROLE_CALLS = {"trace": "trace", "generate": "generate", "scan": "scan", "session": "session"}
 _ACCESSES = ("output", "input", "inputs")
@@ -171,8 +171,8 @@ def _caught(handlers: Sequence[cst.ExceptHandler]) -> Set[str]:
 
 
 # Nodes with no uses below them (names are read through their parents: `a.b`, `f(...)`).
-_LEAVES = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis,
-                     cst.FormattedStringText, cst.Pass, cst.Break, cst.Continue})
+_NOT_WALKED = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis,
+                         cst.FormattedStringText, cst.Pass, cst.Break, cst.Continue}) | NOT_NODES
 
 
 class _Walker:
@@ -202,9 +202,19 @@ class _Walker:
             self.walk_children(node)
 
     def walk_children(self, node: cst.CSTNode) -> None:
-        for child in children(node):
-            if type(child) not in _LEAVES:  # a third of the nodes: no call for them
-                self.walk(child)
+        # `tree.children` and `walk` inlined: this loop visits every node of the file.
+        handlers = self.handlers
+        for name in code_fields(type(node)):
+            value = getattr(node, name)
+            for child in value if type(value) in SEQUENCES else (value,):
+                kind = type(child)
+                if kind in _NOT_WALKED:
+                    continue
+                handler = handlers.get(kind)
+                if handler is not None:
+                    handler(child)
+                else:
+                    self.walk_children(child)
 
     # -- guards ---------------------------------------------------------------------------------
     def guarded(self, kind: str) -> bool:

@@ -20,11 +20,12 @@ _SKIPPED = {
 }
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
 # Exact-type tests: isinstance against libcst's abstract base classes is slow.
-_SEQUENCES = frozenset({tuple, list})
-_NOT_NODES = frozenset({type(None), str, bool, int, type(cst.MaybeSentinel.DEFAULT)})
+SEQUENCES = frozenset({tuple, list})
+NOT_NODES = frozenset({type(None), str, bool, int, type(cst.MaybeSentinel.DEFAULT)})
 
 
-def _fields(kind: type) -> Tuple[str, ...]:
+def code_fields(kind: type) -> Tuple[str, ...]:
+    """The fields of a node type that carry code (what `children` reads), in field order."""
     names = _FIELDS.get(kind)
     if names is None:
         names = tuple(
@@ -38,7 +39,7 @@ def _fields(kind: type) -> Tuple[str, ...]:
 
 def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The child nodes that carry code, in field order (source order for expressions)."""
-    return _in_fields(node, _fields(type(node)))
+    return _in_fields(node, code_fields(type(node)))
 
 
 _EVERY_FIELD: Dict[type, Tuple[str, ...]] = {}
@@ -55,11 +56,11 @@ def every_child(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 def _in_fields(node: cst.CSTNode, names: Tuple[str, ...]) -> Iterator[cst.CSTNode]:
     for name in names:
         value = getattr(node, name)
-        if type(value) in _SEQUENCES:
+        if type(value) in SEQUENCES:
             for item in value:
-                if type(item) not in _NOT_NODES:
+                if type(item) not in NOT_NODES:
                     yield item
-        elif type(value) not in _NOT_NODES:
+        elif type(value) not in NOT_NODES:
             yield value
 
 
