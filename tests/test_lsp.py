@@ -650,10 +650,11 @@ def test_case_findings_of_the_lifecycle_and_remote_rules_are_published(server, c
 
 # --- a notebook in the editor is linted exactly as `check` lints the .ipynb -------------------------
 
-NOTEBOOKS = sorted((ROOT / "tests").rglob("*.ipynb"))
+# The notebooks of the tests and the rule cases that are notebooks (NNL208's cell magics).
+NOTEBOOKS = sorted((ROOT / "tests").rglob("*.ipynb")) + sorted((ROOT / "rules").glob("NNL*/*.ipynb"))
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_a_notebook_synced_with_its_markdown_gets_the_findings_check_reports(server, notebook, tmp_path):
     """All cells are sent, as VS Code sends a Jupyter notebook (markdown cells as markdown, raw
     cells in the `raw` language): what the markdown says makes a cell a demo in both doors."""
