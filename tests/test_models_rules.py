@@ -54,16 +54,16 @@ def test_block_output_indexing_flips_with_the_transformers_release(architecture)
     assert codes(tensor_index, transformers_version=new) == []
 
 
-def test_the_message_says_which_transformers_it_assumed():
+def test_the_story_says_which_transformers_it_assumed():
     construction, layers, config = ARCHITECTURES["gpt2"]
     _, new = sides("gpt2", layers)
     item = program(construction, f"model.{layers}[0].output[0]", config)
     (unknown,) = lint_source(item, "t.py", LintOptions())
-    assert "assumed: the project's transformers version is unknown" in unknown.message
+    assert "assumed: the project's transformers version is unknown" in unknown.detail
     newest = knowledge.measured_releases()[-1]
-    assert f"transformers {newest.rsplit('.0', 1)[0] if newest.endswith('.0') else newest}" in unknown.message
+    assert f"transformers {newest.rsplit('.0', 1)[0] if newest.endswith('.0') else newest}" in unknown.detail
     (pinned,) = lint_source(item, "t.py", LintOptions(transformers_version=new))
-    assert "unknown" not in pinned.message and f"transformers {new}" in pinned.message
+    assert "unknown" not in pinned.detail and f"transformers {new}" in pinned.detail
 
 
 BAD = """

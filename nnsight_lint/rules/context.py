@@ -49,6 +49,9 @@ class RuleContext:
         self.models: Mapping[str, str] = {}
         self.transformers_version: Optional[str] = None
         self.live_schemas = False
+        # In a notebook: the lines a cell magic (`%%time`) compiles under a name of its own, with
+        # the magic's name (`sources/notebook.sourceless_lines`); {} for a plain file.
+        self.cell_magics: Mapping[int, str] = {}
         self._indent: Optional[str] = None
 
     def deliberate(self, code: str, at: Union[cst.CSTNode, Position]) -> bool:

@@ -25,6 +25,8 @@ surfaces at the end of the `with` block, after the model ran up to that point; w
 
 ## Example
 ```python
+from nnsight import LanguageModel
+
 model = LanguageModel("openai-community/gpt2")
 with model.trace("The Eiffel Tower is in"):
     hidden = model.model.layers[5].output.save()  # NNL401: GPT-2 calls it `transformer.h[i]`

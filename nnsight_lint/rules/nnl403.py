@@ -27,6 +27,9 @@ indices for tensor of dimension 2`. Code written for transformers 4 (and nnsight
 
 ## Example
 ```python
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
 with model.trace(["The Eiffel Tower is in", "The Colosseum is in"]):
     hidden = model.transformer.h[5].output[0].save()  # NNL403: batch row 0 in transformers 5.3+
 ```

@@ -22,6 +22,9 @@ trace the error surfaces at the end of the `with` block, after the model ran up 
 
 ## Example
 ```python
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
 with model.trace("The Eiffel Tower is in"):
     last = model.transformer.h[0].attn.output[:, -1, :].save()  # NNL404
 ```

@@ -425,6 +425,7 @@ class Resolver:
             table = _table_of(config_file, _load_toml(config_file)) or {}
             self._given = settings_from_table(table, config_file, self.known_codes)
         self._bases: dict = {}  # directory -> the Settings from its nearest config
+        self._respects: dict = {}  # directory -> its settings' respect-gitignore
         self._decisions: dict = {}  # (directory, package) -> Decision
         self._settings: dict = {}  # directory -> the resolved Settings
         self._by_path: dict = {}  # a path as given -> its directory's Settings
@@ -486,17 +487,25 @@ class Resolver:
             self._bases[each] = base
         return base
 
+    def respects_gitignore(self, directory: str) -> bool:
+        """Whether a walk skips what `.gitignore` files ignore in `directory`: its own settings'
+        `respect-gitignore` (the nearest config's), asked by the walk for each directory."""
+        directory = os.path.abspath(directory)
+        answer = self._respects.get(directory)
+        if answer is None:
+            answer = self._respects[directory] = with_overrides(self._base(directory), **self.flags).respect_gitignore
+        return answer
+
     def files(self, paths: Sequence[str], force_exclude: bool = False, on_warning=None) -> Iterator[str]:
         """The files to check under `paths`, each file's own `exclude` and `notebooks` applied (to
-        files named explicitly only with `force_exclude`). A walk respects .gitignore files as the
-        settings of the path it starts from say."""
+        files named explicitly only with `force_exclude`). A walk respects .gitignore files in each
+        directory as that directory's settings say (`respects_gitignore`)."""
         from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES, iter_files
 
         seen = set()
         for path in paths:
-            walk = self.for_path(path)
             explicit = not os.path.isdir(path)
-            for file in iter_files([path], respect_gitignore=walk.respect_gitignore, on_warning=on_warning):
+            for file in iter_files([path], respect_gitignore=self.respects_gitignore, on_warning=on_warning):
                 key = os.path.abspath(file)  # `./a.py` and `../d/a.py` are one file: checked once
                 if key in seen:
                     continue
