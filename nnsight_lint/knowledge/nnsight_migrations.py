@@ -66,7 +66,12 @@ MIGRATIONS: Dict[Tuple[str, Optional[str], str], Migration] = {
 }
 
 
+# What answers for another: a generate's tracer is the tracer's class; `generate(...)` takes the
+# keywords `trace(...)` takes (both hand them to the same tracer).
+_SAME = {"generator": "tracer", "generate": "trace"}
+
+
 def find(kind: str, role: Optional[str], name: str) -> Optional[Migration]:
     return MIGRATIONS.get((kind, role, name)) or (
-        MIGRATIONS.get((kind, "tracer", name)) if role == "generator" else None
+        MIGRATIONS.get((kind, _SAME[role], name)) if role in _SAME else None
     )
