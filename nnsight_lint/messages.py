@@ -320,7 +320,8 @@ def nnl301_module_function(function: str, replacement: str) -> Message:
 
 NNL302_TITLE = "nnsight API (module, name, member or keyword) that the targeted nnsight release does not have"
 _NNL302_RAISES = {"module": "ModuleNotFoundError", "name": "ImportError / AttributeError",
-                  "member": "AttributeError", "keyword": "TypeError, or the model ignores it"}
+                  "member": "AttributeError", "keyword": "TypeError, or the model ignores it",
+                  "block": "TypeError: the proxy is no context manager"}
 
 
 def nnl302(what: str, kind: str, removed: str, added: str, release: str, instead: str) -> str:
@@ -329,7 +330,7 @@ def nnl302(what: str, kind: str, removed: str, added: str, release: str, instead
         when = f"{what} is gone since nnsight {removed} (the target is nnsight {release}: {_NNL302_RAISES[kind]})"
     else:
         when = (f"{what} arrived in nnsight {added}, and the project targets nnsight {release}, which has no "
-                f"such {'module' if kind == 'module' else 'keyword' if kind == 'keyword' else 'attribute'} "
+                f"such {kind if kind in ('module', 'keyword', 'block') else 'attribute'} "
                 f"({_NNL302_RAISES[kind]})")
     return f"{when}; {instead}" if instead else when
 
@@ -339,6 +340,8 @@ def nnl302_not_there(what: str, release: str, instead: str) -> str:
 
 
 NNL302_NEWER = "write it the targeted release's way, or raise the project's nnsight requirement"
+NNL302_BACKWARD_BLOCK = ("save the `.grad` you need first, then call `loss.backward()` plainly in the trace, or "
+                         "raise the project's nnsight requirement")
 NNL302_OLDER = "see `nnsight-lint explain NNL302` for what replaced it"
 
 

@@ -60,6 +60,11 @@ MIGRATIONS: Dict[Tuple[str, Optional[str], str], Migration] = {
         "0.5+ has no validation pass: drop `validate=`", fix="drop",
         source=f"{_RELEASE_0_5}; the table",
     ),
+    ("keyword", "invoke", "scan"): Migration(
+        "0.5+ runs the real forward: drop `scan=` (the invoke's other keywords go to the model's inputs, "
+        "which ignore it)", fix="drop",
+        source=f"{_RELEASE_0_5}; the table: invoke(scan=) (the 0.2-0.4 Invoker's own keyword) gone in 0.5",
+    ),
     ("keyword", "trace", "invoker_args"): Migration(
         "pass the invoke's keywords to `tracer.invoke(...)` itself", source="the table: trace(invoker_args=) gone in 0.4",
     ),

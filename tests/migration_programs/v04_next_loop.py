@@ -11,7 +11,7 @@ with model.generate("hello world", max_new_tokens=N, do_sample=False, scan=False
         model.next()
 
 with model.generate(max_new_tokens=N, do_sample=False) as generator:
-    with generator.invoke("hello world the"):
+    with generator.invoke("hello world the", scan=False):
         for n in range(0, N):
             hidden = model.transformer.h[0].mlp.output
             hidden[:, -1] += 0.5
