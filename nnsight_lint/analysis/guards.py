@@ -34,11 +34,11 @@ class Guards:
 def _hasattr(test: cst.BaseExpression) -> Tuple[Optional[Tuple[str, str]], bool]:
     """((B, attr), True) for `hasattr(B, "attr")`, ((B, attr), False) for `not hasattr(...)`."""
     positive = True
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         test, positive = test.expression, not positive
-    if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "hasattr"):
+    if not (type(test) is cst.Call and type(test.func) is cst.Name and test.func.value == "hasattr"):
         return None, positive
-    if len(test.args) != 2 or not isinstance(test.args[1].value, cst.SimpleString):
+    if len(test.args) != 2 or type(test.args[1].value) is not cst.SimpleString:
         return None, positive
     base = dotted_name(test.args[0].value)
     attr = test.args[1].value.evaluated_value
@@ -49,13 +49,13 @@ def _reads(node: cst.CSTNode, base: str, attr: str) -> Iterator[cst.Attribute]:
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.Attribute) and current.attr.value == attr and dotted_name(current.value) == base:
+        if type(current) is cst.Attribute and current.attr.value == attr and dotted_name(current.value) == base:
             yield current
         stack.extend(children(current))
 
 
 def _names_attribute_error(kind: Optional[cst.BaseExpression]) -> bool:
-    if isinstance(kind, cst.Tuple):
+    if type(kind) is cst.Tuple:
         return any(_names_attribute_error(element.value) for element in kind.elements)
     return kind is not None and (dotted_name(kind) or "").rsplit(".", 1)[-1] == "AttributeError"
 
@@ -66,7 +66,7 @@ def _attribute_reads(node: cst.CSTNode) -> Iterator[cst.Attribute]:
         current = stack.pop()
         if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue  # defined here, run elsewhere: not guarded by this `try`
-        if isinstance(current, cst.Attribute):
+        if type(current) is cst.Attribute:
             yield current
         stack.extend(children(current))
 
@@ -76,7 +76,7 @@ def _guarded_reads(module: cst.Module) -> Set[int]:
     stack = [module]
     while stack:  # iterative: deep code must not hit the recursion limit here
         node = stack.pop()
-        if isinstance(node, cst.Try) and any(_names_attribute_error(h.type) for h in node.handlers):
+        if type(node) is cst.Try and any(_names_attribute_error(h.type) for h in node.handlers):
             found.update(id(read) for read in _attribute_reads(node.body))
         elif isinstance(node, (cst.IfExp, cst.If)):
             guard, positive = _hasattr(node.test)

@@ -18,7 +18,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from nnsight_lint.diagnostics import Position
-from nnsight_lint.analysis.tree import children, every_child
+from nnsight_lint.analysis.tree import NOT_NODES, SEQUENCES, children, code_fields, every_child
 from nnsight_lint.engine.text import line_starts
 
 
@@ -379,7 +379,7 @@ class Positions:
         top_of, unit_of, indents_of, parent_of = self._top_of, self._unit_of, self._indents, self._parent
         default_indent = self._module.default_indent
         fields_of = _CODE_FIELDS if walk is _code_nodes else _EVERY_FIELD
-        not_nodes, indented, simple = _NOT_NODES, cst.IndentedBlock, cst.SimpleStatementLine
+        not_nodes, indented, simple = NOT_NODES, cst.IndentedBlock, cst.SimpleStatementLine
         stack: List[tuple] = [(top, None, ())]
         pop, push = stack.pop, stack.append
         while stack:
@@ -402,7 +402,7 @@ class Positions:
                 fields = _fields_of(kind, fields_of)
             for name in fields:
                 value = getattr(inner, name)
-                if type(value) in _SEQUENCES:
+                if type(value) in SEQUENCES:
                     for item in value:
                         if type(item) not in not_nodes:
                             push((item, unit, indents))
@@ -456,8 +456,6 @@ _OPAQUE = frozenset({cst.Match})
 
 _CODE_FIELDS: Dict[type, Tuple[str, ...]] = {}  # what `_code_nodes` walks, by type
 _EVERY_FIELD: Dict[type, Tuple[str, ...]] = {}  # what `every_child` walks
-_SEQUENCES = frozenset({tuple, list})
-_NOT_NODES = frozenset({type(None), str, bool, int, type(cst.MaybeSentinel.DEFAULT)})
 
 
 def _fields_of(kind: type, fields_of: Dict[type, Tuple[str, ...]]) -> Tuple[str, ...]:
@@ -472,9 +470,7 @@ def _fields_of(kind: type, fields_of: Dict[type, Tuple[str, ...]]) -> Tuple[str,
 
 
 def _code_field_names(kind: type) -> frozenset:
-    from nnsight_lint.analysis.tree import _fields
-
-    return frozenset(_fields(kind))
+    return frozenset(code_fields(kind))
 
 
 def _code_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:

@@ -77,10 +77,10 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         if not layer and since is None:
             continue
         for use in uses(model).of(event):
-            access = context.module.code_for_node(event.node)
             if id(use.node) in reported or use.kind not in ("item", "unpack") or use.saved:
                 continue
             reported.add(id(use.node))
+            access = context.module.code_for_node(event.node)
             written = context.module.code_for_node(use.node)
             if use.kind == "item":
                 text = messages.nnl403(written, known.name, use.via or access, event.access, value.dims, use.index,

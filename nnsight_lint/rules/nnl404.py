@@ -63,7 +63,6 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         if walked.module is None or walked.module.output is None or walked.module.output.kind != "tuple":
             continue
         for use in uses(model).of(event):
-            access = context.module.code_for_node(event.node)
             kind = use.kind
             if kind == "item":
                 if not use.store or (use.via is None and path and path[-1] in ATTENTION):
@@ -76,6 +75,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             if id(use.node) in reported:
                 continue
             reported.add(id(use.node))
+            access = context.module.code_for_node(event.node)
             said = messages.NNL404_USES[kind].format(name=use.name)
             yield context.diagnostic(CODE, use.node, messages.nnl404(
                 use.via or access, known.name, said, known.transformers_words(), len(walked.module.output.items) or 2))

@@ -79,7 +79,7 @@ class Cache:
     def hidden(self, path: str) -> int:
         """How many findings of the entry just looked up were deliberate error demos, not shown."""
         entry = self._entries.get(os.path.abspath(path))
-        return entry[3] if entry is not None and len(entry) > 3 and isinstance(entry[3], int) else 0
+        return entry[3] if entry is not None else 0
 
     def store(self, path: str, digest: str, diagnostics: List[Diagnostic], status: Optional[os.stat_result],
               hidden: int = 0) -> None:
@@ -138,12 +138,13 @@ def _sweep(directory: str) -> None:
 
 
 def _well_formed(entry) -> bool:
-    """[status key (three ints) or None, content digest, encoded diagnostics]."""
-    if not isinstance(entry, list) or len(entry) != 3:
+    """[status key (three ints) or None, content digest, encoded diagnostics, findings hidden as
+    demos (an int)]: the shape `_remember` writes."""
+    if not isinstance(entry, list) or len(entry) != 4:
         return False
-    key, digest, encoded = entry
+    key, digest, encoded, hidden = entry
     key_ok = key is None or (isinstance(key, list) and len(key) == 3 and all(type(n) is int for n in key))
-    return key_ok and isinstance(digest, str) and isinstance(encoded, list)
+    return key_ok and isinstance(digest, str) and isinstance(encoded, list) and type(hidden) is int
 
 
 def _stat_key(status: os.stat_result) -> list:

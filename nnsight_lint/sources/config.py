@@ -427,13 +427,14 @@ class Resolver:
         self._by_path: dict = {}  # a path as given -> its directory's Settings
         self._options: dict = {}  # directory -> its LintOptions
 
-    def for_path(self, path: Optional[str], exact: bool = False) -> Settings:
+    def for_path(self, path: Optional[str], exact: bool = False, is_file: bool = False) -> Settings:
         """The settings of the file (or directory) `path`; None: the working directory. They are
-        its directory's (`checked` names the directory) unless `exact` (`--show-settings`)."""
+        its directory's (`checked` names the directory) unless `exact` (`--show-settings`).
+        `is_file`: the caller knows `path` is a file (a walk found it): no need to ask the disk."""
         checked = path if path not in (None, "-") else "."
         settings = self._by_path.get(checked)
         if settings is None:
-            directory = _directory(checked)
+            directory = os.path.dirname(os.path.abspath(checked)) if is_file else _directory(checked)
             settings = self._settings.get(directory)
             if settings is None:
                 settings = with_overrides(self._base(directory), **self.flags)
@@ -497,7 +498,7 @@ class Resolver:
                 if key in seen:
                     continue
                 seen.add(key)
-                settings = self.for_path(file)
+                settings = self.for_path(file, is_file=True)
                 if not explicit and file.endswith(NOTEBOOK_SUFFIXES) and not settings.notebooks:
                     continue
                 if (force_exclude or not explicit) and settings.is_excluded(file):
