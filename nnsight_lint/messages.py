@@ -292,14 +292,14 @@ NNL301_NEXT = Message(
     "being one step without `.next()` (what only a later step reads goes under `if step == 1:`).",
 )
 NNL301_NEXT_LOOP = Message(
-    "`model.next()` ending a `range` loop was removed in nnsight 0.8",
-    "It raises AttributeError; loop over the steps with `for i in tracer.iter[:N]:` and drop `model.next()` "
+    "`.next()` ending a `range` loop over generation steps was removed in nnsight 0.8",
+    "It raises AttributeError; loop over the steps with `for i in tracer.iter[:N]:` and drop the `.next()` "
     "(`--fix` does it, unsafe: the loop now runs while the model generates).",
 )
 NNL301_NEXT_LOOP_UNNAMED = Message(
     NNL301_NEXT_LOOP,
     "It raises AttributeError; name the generate (`with model.generate(...) as tracer:`), loop over the "
-    "steps with `for i in tracer.iter[:N]:` and drop `model.next()`.",
+    "steps with `for i in tracer.iter[:N]:` and drop the `.next()`.",
 )
 NNL301_APPLY = Message(
     "`tracer.apply(fn, ...)` was removed in nnsight 0.5",

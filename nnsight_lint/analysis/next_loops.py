@@ -1,6 +1,7 @@
-"""nnsight 0.4's generation loop, `for i in range(N): ...; model.next()` inside `model.generate(...)`:
-the shape whose nnsight 0.8 form is mechanical, `for i in tracer.iter[:N]: ...` (checked by running
-both, `tests/migration_programs/v04_next_loop.py`).
+"""nnsight 0.4's generation loop, `for i in range(N): ...; model.next()` inside `model.generate(...)`
+(0.5-0.7: `tracer.next()`): the shape whose nnsight 0.8 form is mechanical, `for i in
+tracer.iter[:N]: ...` (checked by running both: `tests/migration_programs/v04_next_loop.py` on
+0.4.11, the same loop with `tracer.next()` on 0.5.15, saved values equal on 0.8.1).
 
 On 0.4 the loop runs while the trace is built, once per step, and `model.next()` moves every module
 of the model on to its next call; `tracer.iter[:N]` hands out the same step numbers 0..N-1 and
@@ -31,7 +32,8 @@ class NextLoop:
 
 def next_loop(event: Event) -> Optional[NextLoop]:
     """The loop a `.next()` CALL event ends, when the migration is mechanical: the call is
-    `<the generated model>.next()` (every module steps), the last statement of a `for ... in
+    `<the generated model>.next()` (0.4: every module steps) or `<its tracer>.next()` (0.2-0.3,
+    0.5-0.7: the next step), the last statement of a `for ... in
     range(N)` (or `range(0, N)`) that is the only loop around it in a generate trace, whose body
     does something else too and never leaves early (`break`, `continue`, `return`), has no
     `else:` and no other `.next()`. None otherwise: the finding says what to do by hand."""
@@ -40,7 +42,7 @@ def next_loop(event: Event) -> Optional[NextLoop]:
     if trace is None or trace.kind != "generate" or where.helper or where.iter is not None or len(where.loops) != 1:
         return None
     func = call.func
-    if call.args or not isinstance(func, cst.Attribute) or trace.model is None or dotted_name(func.value) != trace.model:
+    if call.args or not isinstance(func, cst.Attribute) or dotted_name(func.value) not in (trace.model, trace.tracer):
         return None
     loop = _loop_ending_with(trace.node, call)
     if loop is None or id(loop) != where.loops[0] or loop.orelse is not None or loop.asynchronous is not None:

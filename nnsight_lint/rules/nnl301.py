@@ -43,9 +43,9 @@ saved values are reported: not a name rebound after the trace (an assignment, `d
 `match` capture, star-unpacking, a called function's `global`), not an item of a container that
 also holds other objects, not a user's object passed to `nnsight.save` (it may have a `.value` of
 its own). 
-An nnsight 0.4 generation loop, `for i in range(N): ...` ending in `model.next()` inside
-`with model.generate(...) as tracer:`, becomes `for i in tracer.iter[:N]: ...` without the
-`model.next()` (unsafe: the body now runs while the model generates, one step at a time, so a step
+An old generation loop, `for i in range(N): ...` ending in `model.next()` (0.4) or
+`tracer.next()` (0.5-0.7) inside `with model.generate(...) as tracer:`, becomes
+`for i in tracer.iter[:N]: ...` without the `.next()` (unsafe: the body now runs while the model generates, one step at a time, so a step
 the model never reaches ends the trace body there with a warning, and the loop's name is not
 defined after the trace). Only that shape is rewritten: a loop that leaves early (`break`,
 `continue`), calls `.next()` elsewhere, counts from another start, or sits in another loop, and a
