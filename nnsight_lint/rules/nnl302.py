@@ -14,7 +14,8 @@ since 0.5; on 0.2-0.4 `loss.backward()` is a proxy, and the `with` raises TypeEr
 Names follow imports and aliases (`import nnsight as ns`, `from nnsight import LanguageModel as
 LM`); members are checked on what nnsight handed out: a traced model or one bound to an nnsight
 constructor, its module paths (`model.model.layers[0]`), a module's `.output` / `.input`, and the
-`as` names of traces, invokes and sessions. On a module path (an Envoy, a module's output) only
+`as` names of traces, invokes and sessions, and the parameters of a top-level helper that a call
+hands one of these (`def stop(m): m.x.output.stop()` called as `stop(model)`). On a module path (an Envoy, a module's output) only
 what the target removed is reported, not what it does not have yet: the path may end at a
 parameter or a submodule of the model (`model.x.weight.save()`), which nnsight hands through.
 
