@@ -42,7 +42,8 @@ def next_loop(event: Event) -> Optional[NextLoop]:
     if trace is None or trace.kind != "generate" or where.helper or where.iter is not None or len(where.loops) != 1:
         return None
     func = call.func
-    if call.args or not isinstance(func, cst.Attribute) or dotted_name(func.value) not in (trace.model, trace.tracer):
+    owner = dotted_name(func.value) if isinstance(func, cst.Attribute) else None
+    if call.args or owner is None or owner not in (trace.model, trace.tracer):
         return None
     loop = _loop_ending_with(trace.node, call)
     if loop is None or id(loop) != where.loops[0] or loop.orelse is not None or loop.asynchronous is not None:
