@@ -18,6 +18,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from nnsight_lint.analysis.guards import mentions_version
 from nnsight_lint.analysis.model import EventKind, FileModel
 from nnsight_lint.analysis.scope import dotted_name
 from nnsight_lint.analysis.tree import NOT_NODES, SEQUENCES, body_of, children, code_fields, statement_blocks
@@ -170,9 +171,7 @@ def _guard_test(test: cst.CSTNode, memo: Dict[int, bool]) -> bool:
     kind = type(test)
     if kind is cst.Call and type(test.func) is cst.Name and test.func.value == "hasattr":
         found = True
-    elif kind is cst.Name:
-        found = "version" in test.value.lower()
-    elif kind is cst.Attribute and "version" in test.attr.value.lower():
+    elif mentions_version(test):
         found = True
     else:
         found = any(_guard_test(child, memo) for child in children(test))

@@ -7,10 +7,17 @@ B.attr`), the body of `if hasattr(B, "attr"):` (the `else:` of `if not hasattr(.
 is a name or a dotted name, and the attribute reads of a `try:` body whose handler names
 `AttributeError`. `getattr(B, "attr", default)` reads no attribute node at all.
 
+Version branches: both arms of an `if` (or conditional expression) whose test reads a version
+(`transformers.__version__`, `TRANSFORMERS_VERSION`, `version.parse(...)`, or a name bound to such
+a test: `is_old = parse(TRANSFORMERS_VERSION) < parse("4.54")`) are each written for the releases
+their test picks, so what a module returns in the targeted release says nothing about them
+(`in_version_branch`).
+
 Computed on first use, in one walk of the tree.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterator, Optional, Set, Tuple
 
 import libcst as cst
@@ -23,6 +30,13 @@ class Guards:
     def __init__(self, module: cst.Module) -> None:
         self._module = module
         self._guarded: Optional[Set[int]] = None
+        self._branched: Optional[Set[int]] = None
+
+    def in_version_branch(self, node: cst.CSTNode) -> bool:
+        """Is `node` in an arm of an `if` that tests a version?"""
+        if self._branched is None:
+            self._branched = _version_branches(self._module)
+        return id(node) in self._branched
 
     def guarded(self, node: cst.Attribute) -> bool:
         """Is the attribute read `node` (`B.attr`) only evaluated where `hasattr(B, "attr")` holds?"""
@@ -86,3 +100,51 @@ def _guarded_reads(module: cst.Module) -> Set[int]:
                     found.update(id(read) for read in _reads(arm, *guard))
         stack.extend(children(node))
     return found
+
+
+def mentions_version(node: cst.CSTNode) -> bool:
+    """A name or attribute that says it is a version (`__version__`, `TRANSFORMERS_VERSION`,
+    `version.parse`, `nnsightVersion`), as a word: `conversion` is not one."""
+    if type(node) is cst.Name:
+        return _VERSION_WORD.search(node.value) is not None
+    return type(node) is cst.Attribute and _VERSION_WORD.search(node.attr.value) is not None
+
+
+_VERSION_WORD = re.compile(r"(?:^|_)(?:version|VERSION)(?:$|_|s)|Version")
+
+
+def _reads_version(node: cst.CSTNode, names: Set[str]) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if mentions_version(current) or (type(current) is cst.Name and current.value in names):
+            return True
+        stack.extend(children(current))
+    return False
+
+
+def _version_branches(module: cst.Module) -> Set[int]:
+    """The ids of every node in an arm of an `if` / conditional expression that tests a version."""
+    names: Set[str] = set()  # bound to a version test: `is_old = parse(__version__) < parse("4.54")`
+    tests = []
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Assign) and _reads_version(node.value, set()):
+            names.update(t.target.value for t in node.targets if type(t.target) is cst.Name)
+        elif isinstance(node, (cst.If, cst.IfExp)):
+            tests.append(node)
+        stack.extend(children(node))
+    found: Set[int] = set()
+    for node in tests:
+        if not _reads_version(node.test, names):
+            continue
+        stack = [arm for arm in (node.body, node.orelse) if arm is not None]
+        while stack:
+            current = stack.pop()
+            if id(current) in found:
+                continue
+            found.add(id(current))
+            stack.extend(children(current))
+    return found
+

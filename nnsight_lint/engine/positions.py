@@ -244,7 +244,7 @@ class Positions:
 
     def start(self, node: cst.CSTNode) -> Position:
         """`span(node)[0]`; for a compound statement, found from its header alone."""
-        if node not in self._owner and type(node) in _COMPOUND and self._text is not None:
+        if node not in self._owner and type(node) in _COMPOUND and self._text is not None and self._cache is None:
             self._top_holding(node)
             if id(node) in self._indents:
                 at = self._located(node)
@@ -257,7 +257,10 @@ class Positions:
         if top is not None:
             generated = cached(self._cache, top)
             if generated is None:
-                placed = self._place_unit(node, top)
+                # One version of a text: the statement holding the node is enough. A document's
+                # versions (`cache`): the whole top-level statement, generated once for all the
+                # versions that keep it, and found again in each by one search of the text.
+                placed = self._place_unit(node, top) if self._cache is None else None
                 if placed is not None:
                     return placed
                 generated = Generated(top, self._module)
@@ -269,6 +272,14 @@ class Positions:
                 placed = _Placed(generated, at - generated.code_start)
                 self._owner.update(dict.fromkeys(generated.spans, placed))
                 if node in generated.spans:
+                    return placed
+            elif self._cache is not None:
+                # Not found as generated (libcst does not give back every layout, e.g. a line
+                # holding only `\`): the statement holding the node may still be found alone.
+                if id(node) not in self._unit_of:
+                    self._walk(top, _code_nodes)
+                placed = self._place_unit(node, top)
+                if placed is not None:
                     return placed
         self._generate_whole()  # not found exactly once, or not in any statement (the module)
         return self._owner[node]
