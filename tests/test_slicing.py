@@ -147,10 +147,12 @@ def test_a_definition_using_nnsight_api_is_kept_wherever_it_is_called():
         "def old_buffer():\n    import nnsight\n    return nnsight.list()\n\n"
         "def unrelated(model):\n    return model\n\n"
         "with traced.trace('hello'):\n    pass\n\n"
-        "def reads_the_traced_model():\n    return traced._model\n"
+        "def reads_the_traced_model():\n    return traced._model\n\n"
+        "def handed_the_model(m):\n    return m._model\n\n"
+        "print(handed_the_model(net))\n"
     )
     kept = parsed_part(text)
-    for name in ("def weights", "def old_buffer", "def reads_the_traced_model"):
+    for name in ("def weights", "def old_buffer", "def reads_the_traced_model", "def handed_the_model"):
         assert name in kept
     assert "def unrelated" not in kept  # a parameter named `model` is no nnsight model of the file's
     assert as_tuples(lint_source(text, "x.py")) == as_tuples(whole_file_findings(text, "x.py"))

@@ -3,8 +3,9 @@ before libcst sees the text, keeping every line break, so every position stays e
 
 A top-level `def` or `class` is kept when it holds a trace opener, when its name is used inside
 a kept trace body or a kept helper (helpers called from traces are walked as if inlined), or when
-it reads a name a top-level statement binds to an nnsight model (its API uses are findings of
-their own: `model._model`, `model.cache()`). Every
+it reads a name a top-level statement binds to an nnsight model, or a top-level statement that
+reads such a name uses it (`weights(model)`): its API uses are findings of their own
+(`model._model`, `m.x.output.stop()`). Every
 other top-level statement (imports, assignments, `if`/`for`/`with`/`try` blocks) is always kept:
 it may bind a name a trace reads. The statement scanner follows strings, comments, brackets and
 backslash continuations; when it meets something it does not understand, nothing is blanked.
@@ -77,6 +78,11 @@ def sliced(
         if i not in read:
             read[i] = set(_IDENTIFIER.findall(_joined(lines, *statements[i])))
         return read[i]
+
+    if rooted:  # a top-level statement handing the model to a helper (`weights(model)`): the helper counts
+        for i, name in enumerate(names):
+            if name is None and not tracing[i] and not rooted.isdisjoint(identifiers(i)):
+                used |= identifiers(i)
 
     changed = True
     while changed:  # helpers used there (or reading an nnsight model), and what those use in turn
