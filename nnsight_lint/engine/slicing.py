@@ -30,6 +30,7 @@ _CONTINUES = re.compile(r"(?:else|elif|except|finally)\b")
 _DEFINITION = re.compile(r"(?:@|def\b|class\b|async\s+def\b)")
 _DEFINED_NAME = re.compile(r"^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_STRINGS_AND_COMMENTS = re.compile(rf"{_STRING}|#[^\r\n]*")
 
 
 def relevant_text(text: str, trace_opener: Pattern[str], keep: Optional[Pattern[str]] = None,
@@ -73,22 +74,29 @@ def sliced(
         if traces:
             used |= _trace_body_names(lines, *statements[i], trace_opener)
     read: Dict[int, Set[str]] = {}  # the identifiers of a definition, read once
+    reads_root: Dict[int, bool] = {}  # does its code (not its strings or comments) read a root name
 
     def identifiers(i: int) -> Set[str]:
         if i not in read:
             read[i] = set(_IDENTIFIER.findall(_joined(lines, *statements[i])))
         return read[i]
 
+    def rooted_in(i: int) -> bool:
+        if i not in reads_root:
+            reads_root[i] = not rooted.isdisjoint(identifiers(i)) and not rooted.isdisjoint(
+                _IDENTIFIER.findall(_STRINGS_AND_COMMENTS.sub(" ", _joined(lines, *statements[i]))))
+        return reads_root[i]
+
     if rooted:  # a top-level statement handing the model to a helper (`weights(model)`): the helper counts
         for i, name in enumerate(names):
-            if name is None and not tracing[i] and not rooted.isdisjoint(identifiers(i)):
+            if name is None and not tracing[i] and rooted_in(i):
                 used |= identifiers(i)
 
     changed = True
     while changed:  # helpers used there (or reading an nnsight model), and what those use in turn
         changed = False
         for i, name in enumerate(names):
-            if not kept[i] and (name in used or (rooted and not rooted.isdisjoint(identifiers(i)))):
+            if not kept[i] and (name in used or (rooted and rooted_in(i))):
                 kept[i] = changed = True
                 used |= identifiers(i)
     breaks = [m.group() for m in LINE_BREAK.finditer(text)] + [""]
