@@ -146,6 +146,7 @@ def test_a_definition_using_nnsight_api_is_kept_wherever_it_is_called():
         "def weights():\n    return net._model.lm_head.weight\n\n"
         "def old_buffer():\n    import nnsight\n    return nnsight.list()\n\n"
         "def unrelated(model):\n    return model\n\n"
+        "def says_net_in_words():\n    \"\"\"Nothing of net here.\"\"\"\n    return 1  # nor net\n\n"
         "with traced.trace('hello'):\n    pass\n\n"
         "def reads_the_traced_model():\n    return traced._model\n\n"
         "def handed_the_model(m):\n    return m._model\n\n"
@@ -155,4 +156,5 @@ def test_a_definition_using_nnsight_api_is_kept_wherever_it_is_called():
     for name in ("def weights", "def old_buffer", "def reads_the_traced_model", "def handed_the_model"):
         assert name in kept
     assert "def unrelated" not in kept  # a parameter named `model` is no nnsight model of the file's
+    assert "def says_net_in_words" not in kept  # the name in a docstring or a comment reads nothing
     assert as_tuples(lint_source(text, "x.py")) == as_tuples(whole_file_findings(text, "x.py"))
