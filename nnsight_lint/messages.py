@@ -288,7 +288,18 @@ NNL301_VALUE_CONTAINER = Message(
 )
 NNL301_NEXT = Message(
     "`.next()` was removed in nnsight 0.8",
-    "It raises AttributeError; walk generation steps with `for step in tracer.iter[...]:`.",
+    "It raises AttributeError; walk generation steps with `for step in tracer.iter[...]:`, the loop's body "
+    "being one step without `.next()` (what only a later step reads goes under `if step == 1:`).",
+)
+NNL301_NEXT_LOOP = Message(
+    "`.next()` ending a `range` loop over generation steps was removed in nnsight 0.8",
+    "It raises AttributeError; loop over the steps with `for i in tracer.iter[:N]:` and drop the `.next()` "
+    "(`--fix` does it, unsafe: the loop now runs while the model generates).",
+)
+NNL301_NEXT_LOOP_UNNAMED = Message(
+    NNL301_NEXT_LOOP,
+    "It raises AttributeError; name the generate (`with model.generate(...) as tracer:`), loop over the "
+    "steps with `for i in tracer.iter[:N]:` and drop the `.next()`.",
 )
 NNL301_APPLY = Message(
     "`tracer.apply(fn, ...)` was removed in nnsight 0.5",
@@ -309,7 +320,8 @@ def nnl301_module_function(function: str, replacement: str) -> Message:
 
 NNL302_TITLE = "nnsight API (module, name, member or keyword) that the targeted nnsight release does not have"
 _NNL302_RAISES = {"module": "ModuleNotFoundError", "name": "ImportError / AttributeError",
-                  "member": "AttributeError", "keyword": "TypeError, or the model ignores it"}
+                  "member": "AttributeError", "keyword": "TypeError, or the model ignores it",
+                  "block": "TypeError: the proxy is no context manager"}
 
 
 def _sentence(text: str) -> str:
@@ -322,7 +334,7 @@ def nnl302(what: str, kind: str, removed: str, added: str, release: str, instead
         short, story = f"{what} is gone since nnsight {removed}; the target is nnsight {release}", \
             f"It raises {_NNL302_RAISES[kind]}"
     else:
-        such = "module" if kind == "module" else "keyword" if kind == "keyword" else "attribute"
+        such = kind if kind in ("module", "keyword", "block") else "attribute"
         short, story = f"{what} arrived in nnsight {added}; the target is nnsight {release}", \
             f"nnsight {release} has no such {such} ({_NNL302_RAISES[kind]})"
     return Message(short, _sentence(f"{story}; {instead}" if instead else story))
@@ -334,6 +346,8 @@ def nnl302_not_there(what: str, release: str, instead: str) -> Message:
 
 
 NNL302_NEWER = "write it the targeted release's way, or raise the project's nnsight requirement"
+NNL302_BACKWARD_BLOCK = ("save the `.grad` you need first, then call `loss.backward()` plainly in the trace, or "
+                         "raise the project's nnsight requirement")
 NNL302_OLDER = "see `nnsight-lint explain NNL302` for what replaced it"
 
 

@@ -135,16 +135,21 @@ def _wrapped_names(value) -> set:
     return set()
 
 
-def _signature(*functions) -> Dict[str, object]:
+def _signature(*functions, handed=()) -> Dict[str, object]:
     """The keywords of a call: the parameters of every function given (a method and the ones it
-    hands `**kwargs` to: the same method up the class's MRO, `super().trace(**kwargs)`)."""
+    hands `**kwargs` to: the same method up the class's MRO, `super().trace(**kwargs)`). `handed`:
+    functions the call hands its `*args, **kwargs` to after arguments of its own
+    (`invoke(*inputs, **kwargs)` -> `Invoker(tracer, *inputs, **kwargs)`): their parameters before
+    the `*args` are filled by the call, not by its caller."""
     params, var_kw = set(), False
-    for function in functions:
+    for function in (*functions, *handed):
         try:
-            parameters = inspect.signature(function).parameters.values()
+            parameters = list(inspect.signature(function).parameters.values())
         except (TypeError, ValueError):
             var_kw = True
             continue
+        if function in handed and any(p.kind is p.VAR_POSITIONAL for p in parameters):
+            parameters = parameters[[p.kind for p in parameters].index(inspect.Parameter.VAR_POSITIONAL):]
         params |= {p.name for p in parameters if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
         var_kw = var_kw or any(p.kind is p.VAR_KEYWORD for p in parameters)
     return {"params": sorted(params), "var_kw": var_kw}
@@ -212,9 +217,20 @@ def _live_objects(errors: List[str], probe: Dict[str, List[str]], inside: Dict[s
                 model.lm_head.output.save()
         found["session"] = session
 
+    def backward_block(extra):
+        with model.trace("hello world", **extra):
+            loss = model.lm_head.output.sum()
+            try:
+                with loss.backward():
+                    pass
+                found["blocks"] = ["backward"]
+            except (TypeError, AttributeError):  # 0.2-0.4: the proxy is no context manager
+                found["blocks"] = []
+
     _attempt(errors, "trace", trace)
     _attempt(errors, "generate", generate)
     _attempt(errors, "session", session)
+    _attempt(errors, "backward block", backward_block)
     return found
 
 
@@ -243,6 +259,7 @@ def record(probe: Optional[Dict[str, List[str]]] = None) -> Dict[str, object]:
     errors: List[str] = []
     inside: Dict[str, List[str]] = {}
     objects = _live_objects(errors, probe or {}, inside)
+    blocks = objects.pop("blocks", None)  # the blocks a trace body can open (`with loss.backward():`)
     model = objects["model"]
     members = {role: _members(v) for role, v in objects.items()}
     for role, value in objects.items():
@@ -256,13 +273,16 @@ def record(probe: Optional[Dict[str, List[str]]] = None) -> Dict[str, object]:
         "calls": {},
         "errors": errors,
     }
+    if blocks is not None:
+        snapshot["blocks"] = blocks
     calls = snapshot["calls"]
     for name in ("trace", "generate", "session", "scan"):
         if hasattr(model, name):
             calls[name] = _signature(*(_up_the_mro(type(model), name) or [getattr(model, name)]))
     calls["LanguageModel"] = _signature(*_up_the_mro(nnsight.LanguageModel, "__init__"))
     if "tracer" in objects:
-        calls["invoke"] = _signature(*_up_the_mro(type(objects["tracer"]), "invoke"))
+        calls["invoke"] = _signature(*_up_the_mro(type(objects["tracer"]), "invoke"),
+                                     handed=_up_the_mro(type(objects["invoker"]), "__init__")[:1] if "invoker" in objects else ())
         calls["tracer"] = _signature(*_up_the_mro(type(objects["tracer"]), "__init__"))  # where trace(**kwargs) go
     return snapshot
 
@@ -350,6 +370,8 @@ def merge(snapshots: Dict[str, Dict[str, object]]) -> Dict[str, object]:
         "recorded": {role: [m for m in minors if role in snapshots[m]["members"]] for role in ROLES},
         "keywords": {},
     }
+    having = [m for m in minors if "blocks" in snapshots[m]]
+    table["blocks"] = {"names": ranged({m: set(snapshots[m]["blocks"]) for m in having}), "recorded": having}
     for call in CALLS:
         having = [m for m in minors if call in snapshots[m]["calls"]]
         table["keywords"][call] = {
@@ -379,11 +401,13 @@ def project(table: Dict[str, object], minor: str) -> Dict[str, object]:
         "calls": {call: {"params": sorted(n for n, r in k["params"].items() if present(r, minor)),
                          "var_kw": minor in k["var_kw"]}
                   for call, k in table["keywords"].items() if minor in k["recorded"]},
+        **({"blocks": sorted(n for n, r in table["blocks"]["names"].items() if present(r, minor))}
+           if minor in table["blocks"]["recorded"] else {}),
     }
 
 
 def comparable(snapshot: Dict[str, object]) -> Dict[str, object]:
-    return {key: snapshot[key] for key in ("modules", "members", "calls")}
+    return {key: snapshot[key] for key in ("modules", "members", "calls", "blocks") if key in snapshot}
 
 
 def coverage(table: Dict[str, object]) -> str:

@@ -79,3 +79,44 @@ def test_the_same_code_is_clean_for_the_release_it_was_written_for():
     codes = {d.code for d in lint_source(OLD.replace("print(hidden.value)", "print(hidden)"), "old.py",
                                          LintOptions(target_version=(0, 4)))}
     assert "NNL302" not in codes
+
+
+LOOPS = textwrap.dedent('''\
+    with model.generate("hello", max_new_tokens=3) as tracer:
+        for i in range(3):
+            logits = model.lm_head.output.save()
+            model.next()
+    with model.generate("hello", max_new_tokens=3):
+        for i in range(3):
+            logits = model.lm_head.output.save()
+            model.next()
+    with model.generate("hello", max_new_tokens=3) as tracer:
+        for i in range(3):
+            logits = model.lm_head.output.save()
+            if i == 1:
+                break
+            model.next()
+    with model.generate("hello", max_new_tokens=3) as tracer:
+        for i in range(1, 3):
+            logits = model.lm_head.output.save()
+            model.next()
+''')
+
+
+def test_a_range_loop_ending_in_model_next_becomes_tracer_iter_and_only_that_shape():
+    found = [d for d in lint_source(LOOPS, "old.py", LintOptions(target_version=(0, 8))) if d.code == "NNL301"]
+    assert [d.start.line for d in found] == [4, 8, 14, 18]
+    fixed, unnamed, leaves, offset = found
+    assert not fixed.fix.safe
+    assert [(e.start.line, e.content) for e in fixed.fix.edits] == [(2, "tracer.iter[:3]"), (4, "")]
+    assert "as tracer" in unnamed.detail and unnamed.fix is None  # no tracer name to loop on
+    assert leaves.fix is None and offset.fix is None  # `break`; a range not from 0: by hand
+    assert "tracer.iter" in leaves.detail
+
+
+def test_migrating_the_loop_leaves_it_without_next(tmp_path):
+    path = tmp_path / "old.py"
+    path.write_text(LOOPS)
+    _migrate("--to", "0.8", str(path), cwd=tmp_path)
+    first = path.read_text().split("with model.generate")[1]
+    assert "for i in tracer.iter[:3]:" in first and "next()" not in first

@@ -135,3 +135,26 @@ def test_generated_corpus_findings_do_not_depend_on_slicing(tmp_path):
         text = path.read_text(encoding="utf-8")
         assert relevant_text(text, OPENER) is not None  # these files have definitions to blank
         assert as_tuples(lint_source(text, path.name)) == as_tuples(whole_file_findings(text, path.name))
+
+
+def test_a_definition_using_nnsight_api_is_kept_wherever_it_is_called():
+    from nnsight_lint.engine.lint import parsed_part
+
+    text = (
+        "from nnsight import LanguageModel\n"
+        "net = LanguageModel('gpt2')\n\n"
+        "def weights():\n    return net._model.lm_head.weight\n\n"
+        "def old_buffer():\n    import nnsight\n    return nnsight.list()\n\n"
+        "def unrelated(model):\n    return model\n\n"
+        "def says_net_in_words():\n    \"\"\"Nothing of net here.\"\"\"\n    return 1  # nor net\n\n"
+        "with traced.trace('hello'):\n    pass\n\n"
+        "def reads_the_traced_model():\n    return traced._model\n\n"
+        "def handed_the_model(m):\n    return m._model\n\n"
+        "print(handed_the_model(net))\n"
+    )
+    kept = parsed_part(text)
+    for name in ("def weights", "def old_buffer", "def reads_the_traced_model", "def handed_the_model"):
+        assert name in kept
+    assert "def unrelated" not in kept  # a parameter named `model` is no nnsight model of the file's
+    assert "def says_net_in_words" not in kept  # the name in a docstring or a comment reads nothing
+    assert as_tuples(lint_source(text, "x.py")) == as_tuples(whole_file_findings(text, "x.py"))

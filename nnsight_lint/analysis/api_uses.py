@@ -5,7 +5,8 @@ the tracer, invoker, session, a module's output inside a trace), and keyword arg
 
 Names resolve through imports and aliases (`import nnsight as ns`, `from nnsight import
 LanguageModel as LM`); receivers are the traced models of the file model, names bound to an
-nnsight model constructor, and the `as` names of traces, invokes and sessions. A use is `guarded`
+nnsight model constructor, the `as` names of traces, invokes and sessions, and, in the body of a
+top-level function, its parameters that a call of it hands one of these. A use is `guarded`
 when the code checks for it: inside a `try` whose handler catches what a missing name raises, in
 either arm of an `if` / conditional expression / `and`-`or` whose test calls `hasattr` or reads a
 version (`nnsight.__version__`, `version.parse(...)`), so version-switching code is not a finding.
@@ -18,7 +19,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from nnsight_lint.analysis.guards import mentions_version
-from nnsight_lint.analysis.model import FileModel
+from nnsight_lint.analysis.model import EventKind, FileModel
 from nnsight_lint.analysis.scope import dotted_name
 from nnsight_lint.analysis.tree import NOT_NODES, SEQUENCES, body_of, children, code_fields, statement_blocks
 
@@ -51,6 +52,9 @@ class ApiUse:
 class _Bindings:
     imports: Dict[str, str] = field(default_factory=dict)  # local name -> qualified
     roles: Dict[str, str] = field(default_factory=dict)  # dotted receiver -> role
+    # A top-level function called with nnsight objects: its name -> {parameter: role} (`def f(m):`
+    # called as `f(model)`: inside `f`, `m` is the model).
+    parameters: Dict[str, Dict[str, str]] = field(default_factory=dict)
 
 
 def _statements(module: cst.Module) -> Iterator[cst.CSTNode]:
@@ -132,7 +136,28 @@ def _bindings(model: FileModel) -> _Bindings:
                 name = dotted_name(target.target)
                 if name:
                     bindings.roles[name] = "model"
+    _parameter_roles(model, bindings)
     return bindings
+
+
+def _parameter_roles(model: FileModel, bindings: _Bindings) -> None:
+    """The parameters of the file's top-level functions that a call hands an nnsight object."""
+    functions = {node.name.value: node for node in model.module.body if type(node) is cst.FunctionDef}
+    if not functions:
+        return
+    for event in model.events:
+        if event.kind is not EventKind.CALL or event.name not in functions or type(event.node.func) is not cst.Name:
+            continue
+        function, call = functions[event.name], event.node
+        positional = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                break
+            name = arg.keyword.value if arg.keyword is not None else (
+                positional[index] if index < len(positional) else None)
+            role = bindings.roles.get(dotted_name(arg.value) or "")
+            if name is not None and role is not None:
+                bindings.parameters.setdefault(event.name, {}).setdefault(name, role)
 
 
 def _guard_test(test: cst.CSTNode, memo: Dict[int, bool]) -> bool:
@@ -191,7 +216,7 @@ class _Walker:
             cst.Try: self.try_statement, cst.If: self.guarded_by_test, cst.IfExp: self.guarded_by_test,
             cst.BooleanOperation: self.guarded_by_test, cst.Assign: self.assign, cst.With: self.with_statement,
             cst.Import: self.import_statement, cst.ImportFrom: self.import_from, cst.Attribute: self.attribute,
-            cst.Call: self.call,
+            cst.Call: self.call, cst.FunctionDef: self.function,
         }
 
     def walk(self, node: cst.CSTNode) -> None:
@@ -246,6 +271,22 @@ class _Walker:
             if self.role(node.value) == "envoy":
                 self.bindings.roles[node.targets[0].target.value] = "envoy"
         self.walk_children(node)
+
+    def function(self, node: cst.FunctionDef) -> None:
+        """A helper called with nnsight objects: its parameters have their roles in its body."""
+        given = self.bindings.parameters.get(node.name.value)
+        if not given:
+            self.walk_children(node)
+            return
+        roles = self.bindings.roles
+        before = {name: roles.get(name) for name in given}
+        roles.update(given)
+        self.walk_children(node)
+        for name, role in before.items():
+            if role is None:
+                roles.pop(name, None)
+            else:
+                roles[name] = role
 
     # -- the trace a use runs in ----------------------------------------------------------------
     def with_statement(self, node: cst.With) -> None:

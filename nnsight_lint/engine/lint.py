@@ -38,9 +38,16 @@ DEFAULT_OPTIONS = LintOptions()
 # class with `__enter__`) is no nnsight model (NNL001's look-alikes). A definition that builds an
 # nnsight model says which model a trace runs on (`analysis/models.py`).
 # A function that declares a `global` may rebind a saved name when called after the trace (NNL301).
+# nnsight's API used inside a definition (an import, `nnsight.list()`) is a finding wherever the
+# definition is called (NNL301, NNL302); so is a member of a model the file builds at top level
+# (`model._model` in a helper: `_NNSIGHT_MODEL` finds the names whose uses keep a definition: bound
+# to an nnsight constructor, or traced by a top-level `with`).
 _KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\("
-                               r"|^\s+def\s+__enter__\s*\(|\b(?:LanguageModel|TransformersModel|NNsight|VLLM)\(|^\s+global\s",
+                               r"|^\s+def\s+__enter__\s*\(|\b(?:LanguageModel|TransformersModel|NNsight|VLLM)\(|^\s+global\s"
+                               r"|^\s+(?:from|import)\s+nnsight\b|\bnnsight\.\w+\(",
                                re.MULTILINE)
+_NNSIGHT_MODEL = re.compile(r"([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(?:[\w.]+\.)?(?:LanguageModel|TransformersModel|NNsight|VLLM)\("
+                            r"|with\s+([A-Za-z_]\w*)\.(?:trace|generate)\(")
 
 
 def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
@@ -142,7 +149,7 @@ def lint_source(
     text = _decoded(source)
     opener = _trace_pattern_text(tuple(options.trace_names))
     starts = None if document is None else document.statement_starts
-    parts = sliced(text, opener, _KEPT_DEFINITIONS, starts) if text is not None else None
+    parts = sliced(text, opener, _KEPT_DEFINITIONS, starts, _NNSIGHT_MODEL) if text is not None else None
     cut = pieces(parts[0] if parts is not None else text, opener) if text is not None else None
     if cut is not None:
         found = _lint_pieces(cut, path, codes, options, text)
@@ -206,7 +213,7 @@ def error_in_blanked(blanked: str, path: str) -> Optional[Diagnostic]:
 
 def parsed_part(text: str, options: LintOptions = DEFAULT_OPTIONS) -> str:
     """The text libcst is given for `text`: the slicing's relevant part, or all of it."""
-    relevant = relevant_text(text, _trace_pattern_text(tuple(options.trace_names)), _KEPT_DEFINITIONS)
+    relevant = relevant_text(text, _trace_pattern_text(tuple(options.trace_names)), _KEPT_DEFINITIONS, _NNSIGHT_MODEL)
     return text if relevant is None else relevant
 
 

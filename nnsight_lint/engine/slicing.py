@@ -1,8 +1,11 @@
 """Parse only what can matter: the top-level definitions a finding cannot depend on are blanked
 before libcst sees the text, keeping every line break, so every position stays exact.
 
-A top-level `def` or `class` is kept when it holds a trace opener, or when its name is used inside
-a kept trace body or a kept helper (helpers called from traces are walked as if inlined). Every
+A top-level `def` or `class` is kept when it holds a trace opener, when its name is used inside
+a kept trace body or a kept helper (helpers called from traces are walked as if inlined), or when
+it reads a name a top-level statement binds to an nnsight model, or a top-level statement that
+reads such a name uses it (`weights(model)`): its API uses are findings of their own
+(`model._model`, `m.x.output.stop()`). Every
 other top-level statement (imports, assignments, `if`/`for`/`with`/`try` blocks) is always kept:
 it may bind a name a trace reads. The statement scanner follows strings, comments, brackets and
 backslash continuations; when it meets something it does not understand, nothing is blanked.
@@ -11,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Callable, List, Optional, Pattern, Set, Tuple
+from typing import Callable, Dict, List, Optional, Pattern, Set, Tuple
 
 from nnsight_lint.engine.text import LINE_BREAK, common_ends
 
@@ -27,12 +30,15 @@ _CONTINUES = re.compile(r"(?:else|elif|except|finally)\b")
 _DEFINITION = re.compile(r"(?:@|def\b|class\b|async\s+def\b)")
 _DEFINED_NAME = re.compile(r"^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_STRINGS_AND_COMMENTS = re.compile(rf"{_STRING}|#[^\r\n]*")
 
 
-def relevant_text(text: str, trace_opener: Pattern[str], keep: Optional[Pattern[str]] = None) -> Optional[str]:
+def relevant_text(text: str, trace_opener: Pattern[str], keep: Optional[Pattern[str]] = None,
+                  roots: Optional[Pattern[str]] = None) -> Optional[str]:
     """`text` with the irrelevant top-level definitions blanked, or None when nothing can go.
-    A definition whose text matches `keep` is kept too (a rule reads it, e.g. a module's `forward`)."""
-    parts = sliced(text, trace_opener, keep)
+    A definition whose text matches `keep` is kept too (a rule reads it, e.g. a module's `forward`);
+    `roots` as for `sliced`."""
+    parts = sliced(text, trace_opener, keep, roots=roots)
     return None if parts is None else parts[0]
 
 
@@ -41,11 +47,14 @@ def sliced(
     trace_opener: Pattern[str],
     keep: Optional[Pattern[str]] = None,
     statement_starts: Callable[[str, List[str]], Optional[List[int]]] = None,
+    roots: Optional[Pattern[str]] = None,
 ) -> Optional[Tuple[str, str]]:
     """(`relevant_text`, what it blanked): the blanked definitions alone at their own lines and
     columns (other lines empty), for CPython to check their syntax; None when nothing can go.
     `statement_starts`: what finds the lines where top-level statements start (an editor's
-    document rescans only around an edit)."""
+    document rescans only around an edit). `roots`: a top-level statement it matches names, as its
+    first group that matched, a name whose use keeps a definition (`model = LanguageModel(...)`: a helper that
+    reads `model._model` holds a finding, called from a trace or not)."""
     lines = LINE_BREAK.split(text)
     starts = (statement_starts or _statement_starts)(text, lines)
     if starts is None:
@@ -60,16 +69,36 @@ def sliced(
     if all(kept):
         return None
     used: Set[str] = set()
+    rooted = _root_names(lines, statements, names, roots)
     for i, traces in enumerate(tracing):  # names used in trace bodies (and traced definitions' headers)
         if traces:
             used |= _trace_body_names(lines, *statements[i], trace_opener)
+    read: Dict[int, Set[str]] = {}  # the identifiers of a definition, read once
+    reads_root: Dict[int, bool] = {}  # does its code (not its strings or comments) read a root name
+
+    def identifiers(i: int) -> Set[str]:
+        if i not in read:
+            read[i] = set(_IDENTIFIER.findall(_joined(lines, *statements[i])))
+        return read[i]
+
+    def rooted_in(i: int) -> bool:
+        if i not in reads_root:
+            reads_root[i] = not rooted.isdisjoint(identifiers(i)) and not rooted.isdisjoint(
+                _IDENTIFIER.findall(_STRINGS_AND_COMMENTS.sub(" ", _joined(lines, *statements[i]))))
+        return reads_root[i]
+
+    if rooted:  # a top-level statement handing the model to a helper (`weights(model)`): the helper counts
+        for i, name in enumerate(names):
+            if name is None and not tracing[i] and rooted_in(i):
+                used |= identifiers(i)
+
     changed = True
-    while changed:  # helpers used there, and what those helpers use in turn
+    while changed:  # helpers used there (or reading an nnsight model), and what those use in turn
         changed = False
         for i, name in enumerate(names):
-            if not kept[i] and name in used:
+            if not kept[i] and (name in used or (rooted and rooted_in(i))):
                 kept[i] = changed = True
-                used |= set(_IDENTIFIER.findall(_joined(lines, *statements[i])))
+                used |= identifiers(i)
     breaks = [m.group() for m in LINE_BREAK.finditer(text)] + [""]
     blanked, done = [], 0
     for (first, end), keep in zip(statements, kept):
@@ -80,6 +109,19 @@ def sliced(
                 lines[index] = ""
             done = end
     return "".join(line + brk for line, brk in zip(lines, breaks)), "".join(blanked)
+
+
+def _root_names(lines: List[str], statements, names, roots: Optional[Pattern[str]]) -> Set[str]:
+    """The names the top-level statements (not definitions) matching `roots` bind."""
+    if roots is None:
+        return set()
+    found = set()
+    for (first, end), name in zip(statements, names):
+        if name is None:
+            match = roots.match(lines[first])
+            if match is not None:
+                found.add(next(group for group in match.groups() if group))
+    return found
 
 
 def _statement_starts(text: str, lines: List[str]) -> Optional[List[int]]:

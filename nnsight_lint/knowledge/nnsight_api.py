@@ -114,6 +114,12 @@ def member_change(role: str, name: str, target: Version) -> Optional[Change]:
     return _change(name, data["members"].get(role, {}).get(name), target, data["recorded"].get(role, []))
 
 
+def block_change(block: str, target: Version) -> Optional[Change]:
+    """A block a trace body opens (`"backward"`: `with loss.backward():`) that `target` cannot open."""
+    data = table().get("blocks")
+    return None if data is None else _change(block, data["names"].get(block), target, data["recorded"])
+
+
 _TRACING_CALLS = ("trace", "generate", "scan", "tracer")  # hand `**kwargs` to one another
 
 
@@ -162,6 +168,8 @@ def removals() -> List[Tuple[str, str, str]]:
         for name, ranges in sorted(members.items()):
             if changed(ranges) and (not name.startswith("_") or name in ("_model", "_module")):
                 rows.append((f"member of {role}", name, ranges))
+    for name, ranges in sorted(data.get("blocks", {}).get("names", {}).items()):
+        rows.append(("block in a trace", f"with loss.{name}():", ranges))
     for call, entry in sorted(data["keywords"].items()):
         if call == "tracer":
             continue

@@ -60,13 +60,23 @@ MIGRATIONS: Dict[Tuple[str, Optional[str], str], Migration] = {
         "0.5+ has no validation pass: drop `validate=`", fix="drop",
         source=f"{_RELEASE_0_5}; the table",
     ),
+    ("keyword", "invoke", "scan"): Migration(
+        "0.5+ runs the real forward: drop `scan=` (the invoke's other keywords go to the model's inputs, "
+        "which ignore it)", fix="drop",
+        source=f"{_RELEASE_0_5}; the table: invoke(scan=) (the 0.2-0.4 Invoker's own keyword) gone in 0.5",
+    ),
     ("keyword", "trace", "invoker_args"): Migration(
         "pass the invoke's keywords to `tracer.invoke(...)` itself", source="the table: trace(invoker_args=) gone in 0.4",
     ),
 }
 
 
+# What answers for another: a generate's tracer is the tracer's class; `generate(...)` takes the
+# keywords `trace(...)` takes (both hand them to the same tracer).
+_SAME = {"generator": "tracer", "generate": "trace"}
+
+
 def find(kind: str, role: Optional[str], name: str) -> Optional[Migration]:
     return MIGRATIONS.get((kind, role, name)) or (
-        MIGRATIONS.get((kind, "tracer", name)) if role == "generator" else None
+        MIGRATIONS.get((kind, _SAME[role], name)) if role in _SAME else None
     )

@@ -42,7 +42,15 @@ The fix drops `.value` from a saved name (safe: the name is the value itself). O
 saved values are reported: not a name rebound after the trace (an assignment, `def`, `class`, a
 `match` capture, star-unpacking, a called function's `global`), not an item of a container that
 also holds other objects, not a user's object passed to `nnsight.save` (it may have a `.value` of
-its own). The other uses have no automatic fix.
+its own). 
+An old generation loop, `for i in range(N): ...` ending in `model.next()` (0.4) or
+`tracer.next()` (0.5-0.7) inside `with model.generate(...) as tracer:`, becomes
+`for i in tracer.iter[:N]: ...` without the `.next()` (unsafe: the body now runs while the model generates, one step at a time, so a step
+the model never reaches ends the trace body there with a warning, and the loop's name is not
+defined after the trace). Only that shape is rewritten: a loop that leaves early (`break`,
+`continue`), calls `.next()` elsewhere, counts from another start, or sits in another loop, and a
+generate without an `as` name, get a finding that says what to write. The other uses have no
+automatic fix.
 
 ## How to silence
 Put `# noqa: NNL301` on the reported line, set `target-version` to the nnsight the code is written
@@ -64,8 +72,9 @@ from nnsight_lint.analysis import FileModel
 from nnsight_lint.analysis.flow import binding as bound_before
 from nnsight_lint.analysis.flow import containers_of_saves, rebound_since_trace, saved_binding
 from nnsight_lint.analysis.model import Event, EventKind
+from nnsight_lint.analysis.next_loops import NextLoop, next_loop
 from nnsight_lint.analysis.scope import dotted_name
-from nnsight_lint.diagnostics import Diagnostic, Edit, Fix
+from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.rules.context import RuleContext
 
 CODE = "NNL301"
@@ -103,7 +112,12 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
                 yield context.diagnostic(CODE, event.node, message, _drop_value(event, context))
         elif event.kind is EventKind.CALL:
             message = _call_message(event, tracers, modules, target)
-            if message is not None:
+            if message is messages.NNL301_NEXT:
+                loop = next_loop(event)
+                if loop is not None:
+                    message = messages.NNL301_NEXT_LOOP if loop.tracer else messages.NNL301_NEXT_LOOP_UNNAMED
+                yield context.diagnostic(CODE, event.node, message, _step_loop(loop, context))
+            elif message is not None:
                 yield context.diagnostic(CODE, event.node, message, _saved_container(model, event, context))
 
 
@@ -205,6 +219,18 @@ def _saved_container(model: FileModel, event: Event, context: RuleContext) -> Op
             start, end = context.span(save.node)
             return Fix((Edit(start, end, f"{module}.save({empty})"),))
     return None
+
+
+def _step_loop(loop: Optional[NextLoop], context: RuleContext) -> Optional[Fix]:
+    """`for i in range(N): ...; model.next()` -> `for i in tracer.iter[:N]: ...` (unsafe: the body
+    now runs as the model generates; see the docs' Fix safety)."""
+    if loop is None or loop.tracer is None:
+        return None
+    start, end = context.span(loop.loop.iter)
+    first, last = context.span(loop.step.body[0])
+    count = context.module.code_for_node(loop.count)
+    return Fix((Edit(start, end, f"{loop.tracer}.iter[:{count}]"),
+                Edit(Position(first.line, 1), Position(last.line + 1, 1), "")), safe=False)
 
 
 def _drop_value(event: Event, context: RuleContext) -> Optional[Fix]:

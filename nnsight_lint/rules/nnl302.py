@@ -6,13 +6,16 @@ nnsight the project targets lacks: removed ("gone since 0.5") or not there yet (
 the project targets 0.4.11"). What each release has is not typed by hand: it is read from the
 releases themselves (`scripts/gen_api_table.py` installs the last release of every minor, 0.2 to
 0.8, and records its modules, names, the members of the model wrapper, an Envoy, the tracer,
-invoker, session and a module's output inside a trace, and the keywords of `trace`, `generate`,
-`scan`, `session`, `invoke` and `LanguageModel(...)`).
+invoker, session and a module's output inside a trace, the keywords of `trace`, `generate`,
+`scan`, `session`, `invoke` (with the 0.2-0.4 Invoker's own, `scan=`) and `LanguageModel(...)`,
+and whether a trace body can open `with loss.backward():`, tried in a trace of each release:
+since 0.5; on 0.2-0.4 `loss.backward()` is a proxy, and the `with` raises TypeError).
 
 Names follow imports and aliases (`import nnsight as ns`, `from nnsight import LanguageModel as
 LM`); members are checked on what nnsight handed out: a traced model or one bound to an nnsight
 constructor, its module paths (`model.model.layers[0]`), a module's `.output` / `.input`, and the
-`as` names of traces, invokes and sessions. On a module path (an Envoy, a module's output) only
+`as` names of traces, invokes and sessions, and the parameters of a top-level helper that a call
+hands one of these (`def stop(m): m.x.output.stop()` called as `stop(model)`). On a module path (an Envoy, a module's output) only
 what the target removed is reported, not what it does not have yet: the path may end at a
 parameter or a submodule of the model (`model.x.weight.save()`), which nnsight hands through.
 
@@ -43,7 +46,7 @@ each with its source) are offered as fixes: `model._model` -> `model._module` (s
 wrapped torch model); `<module>.output.stop()` -> `tracer.stop()` and `model.cache(...)` ->
 `tracer.cache(...)` inside a trace with a tracer name (unsafe: the call moves to another object);
 a keyword the target's call no longer takes is dropped (unsafe: its effect is gone, so check what
-it did). Everything else says what to do by hand. `nnsight-lint migrate --to 0.8 PATH` applies
+it did): `trace`'s and `generate`'s `scan=` / `validate=`, `invoke`'s `scan=`. Everything else says what to do by hand. `nnsight-lint migrate --to 0.8 PATH` applies
 them all to a project and lists what needs a person.
 
 ## How to silence
@@ -107,6 +110,22 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             message = messages.nnl302_not_there(what, change.release, instead)
         fix = _fix(use, migration, context) if migration and not change.added else None
         yield context.diagnostic(CODE, node, message, fix)
+    yield from _backward_blocks(model, context)
+
+
+def _backward_blocks(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
+    """`with loss.backward():` in a trace, on a release whose `backward()` gives no block (0.2-0.4)."""
+    change = nnsight_api.block_change("backward", context.target_version)
+    if change is None:
+        return
+    seen = set()
+    for trace in model.traces:
+        for block in trace.backward_blocks:
+            if id(block) not in seen:
+                seen.add(id(block))
+                message = messages.nnl302("`with loss.backward():`", "block", change.removed_text, change.added_text,
+                                          change.release, messages.NNL302_BACKWARD_BLOCK)
+                yield context.diagnostic(CODE, block.items[0].item, message)
 
 
 def _change(use: ApiUse, target):
