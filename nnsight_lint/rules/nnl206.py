@@ -103,13 +103,14 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
 
 def _backward_called_below(block: cst.With, context: RuleContext) -> bool:
     """Is the `backward` of a `with <loss>.backward():` on another line than both the `with` and
-    the first line of its item (where nnsight looks for the block when backward is called)?"""
-    with_line = context.start(block).line
+    the first line of its item (where nnsight looks for the block when backward is called)? The
+    item starts on or after the `with` line, so: does a line break come between the item's start
+    and `backward`, i.e. inside `<loss>.backward`'s own code (no positions needed)?"""
     for item in block.items:
         call = item.item
-        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "backward":
-            line = context.span(call.func.attr)[0].line
-            return line not in (with_line, context.span(item.item)[0].line)
+        if type(call) is cst.Call and type(call.func) is cst.Attribute and call.func.attr.value == "backward":
+            code = context.module.code_for_node(call.func)
+            return "\n" in code or "\r" in code
     return False
 
 
