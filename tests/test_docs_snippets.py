@@ -242,24 +242,42 @@ def model():
 # Pages merged after this test whose programs name architectures the tiny GPT-2 is not (Llama's
 # `model.layers`, a 6-layer model): to run them, the test needs those models built tiny from their
 # configs. Not run yet (issue 23, item 3); no new page goes here.
-# Pages whose snippets need what the tiny GPT-2 harness does not give yet: other architectures (NNL40x), a
-# model loaded lazily by id (NNL501, NNL503), a remote backend (NNL601), names the page leaves to the reader (NNL506).
-NOT_YET_RUN = frozenset({"NNL401.md", "NNL402.md", "NNL403.md", "NNL404.md", "NNL501.md", "NNL503.md", "NNL506.md",
-                         "NNL601.md"})
+NOT_YET_RUN = frozenset({"NNL401.md", "NNL402.md", "NNL403.md", "NNL404.md"})
+
+HUB_ID = '"openai-community/gpt2"'  # what the pages load by id: served from a directory here
+
+
+@pytest.fixture(scope="module")
+def hub_dir(tmp_path_factory) -> Path:
+    """The tiny GPT-2 and its tokenizer saved with `save_pretrained`: what a page's
+    `"openai-community/gpt2"` loads (lazily, onto the meta device, as from the hub)."""
+    from tests.tiny_model import tiny_model
+
+    directory = tmp_path_factory.mktemp("hub") / "gpt2"
+    tiny_model()._module.save_pretrained(directory)
+    tiny_model().tokenizer.save_pretrained(directory)
+    return directory
+
+
+def as_run_here(code: str, hub: Path) -> str:
+    """The program as it runs offline: the hub id loads from `hub`, and `remote=True` builds the
+    same request nnsight sends NDIF and runs it here (`remote="local"`)."""
+    return code.replace(HUB_ID, repr(str(hub))).replace("remote=True", 'remote="local"')
 
 
 @pytest.mark.parametrize("page,line,code", [(p, n, c) for p, n, c, program in BLOCKS
                                             if program and p.name not in NOT_YET_RUN],
                          ids=lambda v: v.name if isinstance(v, Path) else str(v) if isinstance(v, int) else "")
-def test_docs_program_runs_as_the_page_says(page, line, code, model, tmp_path):
+def test_docs_program_runs_as_the_page_says(page, line, code, model, hub_dir, tmp_path, monkeypatch):
     """Code the linter finds nothing in runs clean on nnsight; code it reports either runs (a silent
     wrong value) or fails with an error the page names: never with an error of the snippet itself
     (a missing import or name, a shape that does not fit)."""
     from nnsight_lint.engine.lint import lint_source
     from tests.case_runner import run_case
 
+    monkeypatch.chdir(tmp_path)  # a program may write files
     path = tmp_path / f"{page.stem}_{line}.py"  # a real file: nnsight reads a trace's source back
-    path.write_text(code, encoding="utf-8")
+    path.write_text(as_run_here(code, hub_dir), encoding="utf-8")
     findings = [d for d in lint_source(code, str(path)) if d.code != "NNL000"]
     try:
         run_case(path, model)
