@@ -602,6 +602,7 @@ def nnl507(form: str, code: str, release: tuple) -> Message:
 # -- NNL6xx: remote (NDIF) runs ---------------------------------------------------------------------
 
 NNL601_TITLE = "a remote block reads an object nnsight's request cannot carry"
+NNL602_TITLE = "a gradient in a remote block where nothing asks for one (NDIF's parameters are frozen)"
 
 
 def nnl601(name: str, what: str, opener: str) -> Message:
@@ -619,3 +620,13 @@ PREFLIGHT_REFUSED = (
     "Turn the pre-flight off for one block with `with nnsight_lint.runtime.preflight_off():`, or for "
     "the process with NNSIGHT_LINT_PREFLIGHT=0 / `install(preflight=False)`."
 )
+
+
+def nnl602(call: str, opener: str) -> Message:
+    return Message(
+        f"`{call}` in a `{opener}(...)` block, and nothing before it calls `.requires_grad_(True)`",
+        "NDIF serves its models with every parameter frozen, so a remote forward builds no autograd graph "
+        "unless a value asks for one; the backward fails there (NotImplementedError: \"This tensor does not "
+        "require grad\", or torch's RuntimeError). Call `.requires_grad_(True)` on the activation you want "
+        "the gradient of, before the backward.",
+    )
