@@ -312,26 +312,32 @@ _NNL302_RAISES = {"module": "ModuleNotFoundError", "name": "ImportError / Attrib
                   "member": "AttributeError", "keyword": "TypeError, or the model ignores it"}
 
 
-def nnl302(what: str, kind: str, removed: str, added: str, release: str, instead: str) -> str:
+def _sentence(text: str) -> str:
+    return text if text.endswith(".") else text + "."
+
+
+def nnl302(what: str, kind: str, removed: str, added: str, release: str, instead: str) -> Message:
     """`what` is gone since `removed`, or arrives only in `added`; the target's release is `release`."""
     if removed:
-        when = f"{what} is gone since nnsight {removed} (the target is nnsight {release}: {_NNL302_RAISES[kind]})"
+        short, story = f"{what} is gone since nnsight {removed}; the target is nnsight {release}", \
+            f"It raises {_NNL302_RAISES[kind]}"
     else:
-        when = (f"{what} arrived in nnsight {added}, and the project targets nnsight {release}, which has no "
-                f"such {'module' if kind == 'module' else 'keyword' if kind == 'keyword' else 'attribute'} "
-                f"({_NNL302_RAISES[kind]})")
-    return f"{when}; {instead}" if instead else when
+        such = "module" if kind == "module" else "keyword" if kind == "keyword" else "attribute"
+        short, story = f"{what} arrived in nnsight {added}; the target is nnsight {release}", \
+            f"nnsight {release} has no such {such} ({_NNL302_RAISES[kind]})"
+    return Message(short, _sentence(f"{story}; {instead}" if instead else story))
 
 
-def nnl302_not_there(what: str, release: str, instead: str) -> str:
-    return f"{what} is no nnsight API in any release (nnsight {release}: AttributeError); {instead}"
+def nnl302_not_there(what: str, release: str, instead: str) -> Message:
+    return Message(f"{what} is no nnsight API in any release",
+                   _sentence(f"nnsight {release} raises AttributeError" + (f"; {instead}" if instead else "")))
 
 
 NNL302_NEWER = "write it the targeted release's way, or raise the project's nnsight requirement"
 NNL302_OLDER = "see `nnsight-lint explain NNL302` for what replaced it"
 
 
-# The trace-shape family NNL201-NNL207.
+# The trace-shape family NNL201-NNL208.
 NNL201_TITLE = "code after an open `tracer.iter[:]` loop, which never runs"
 NNL202_TITLE = "modules read against the order the forward reaches them"
 NNL203_TITLE = "`tracer.invoke` inside an invoke, an iter loop, or a trace that already has an input"
@@ -339,6 +345,7 @@ NNL204_TITLE = "a trace without input and without `tracer.invoke`"
 NNL205_TITLE = "a trace of the same model opened inside its running trace"
 NNL206_TITLE = "a traced `with` laid out so nnsight cannot find its block"
 NNL207_TITLE = "item assignment into an attention module's tuple output"
+NNL208_TITLE = "a trace written in the body of a `%%time` / `%%timeit` / `%%prun` cell"
 
 NNL201_MOVE = "move it into a separate `with tracer.invoke():` after this one"
 
@@ -438,6 +445,14 @@ def nnl207(access: str) -> Message:
     )
 
 
+def nnl208(magic: str, opener: str) -> Message:
+    return Message(
+        f"`{opener}(...)` in a `%%{magic}` cell: nnsight cannot read the source of its block",
+        f"IPython compiles a `%%{magic}` body under a name of its own, which nnsight finds no source for "
+        f"(WithBlockNotFoundError; TypeError for `generate`); define the trace in a function in another cell and time the call.",
+    )
+
+
 # The model family NNL401-NNL404: what the model a trace runs on has (its schema).
 NNL401_TITLE = "a module path the model does not have"
 NNL402_TITLE = "a layer index past the model's layer count"
@@ -446,43 +461,46 @@ NNL404_TITLE = "a module's tuple output used as if it were a tensor"
 
 
 def nnl401(written: str, resolved, model: str, parent: str, missing: str, children, suggestion,
-           raises: str = " (AttributeError when the trace runs)", transformers: str = "") -> str:
+           raises: str = "It raises AttributeError when the trace runs.", transformers: str = "") -> Message:
+    """`raises`: the story's last sentence (the run-time hook, telling the error raised, has none)."""
     in_transformers = f" in {transformers}" if transformers else ""
     listed = ", ".join(f"`{c}`" for c in children[:8]) + (", ..." if len(children) > 8 else "")
     where = f"under `{parent}`" if parent else "at its top"
     text = f"`{written}`" + (f" (`{resolved}`)" if resolved else "")
-    text += f": this {model}{in_transformers} has no module `{missing.lstrip('.')}` {where}"
-    text += f" (its children: {listed})" if children else " (it has no children)"
+    story = f"Its children{in_transformers}: {listed}" if children else f"It has no children{in_transformers}"
     if suggestion:
-        text += f"; {model.split(' ')[0]} calls it `{suggestion}`"
-    return text + raises
+        story += f"; {model.split(' ')[0]} calls it `{suggestion}`"
+    return Message(f"{text}: this {model} has no module `{missing.lstrip('.')}` {where}",
+                   " ".join(filter(None, [story + ".", raises])))
 
 
-def nnl402(written: str, model: str, index: int, layers: str, count: int, how: str = "") -> str:
+def nnl402(written: str, model: str, index: int, layers: str, count: int, how: str = "") -> Message:
     said = f" ({how})" if how else ""
-    last = count - 1
-    return (f"`{written}`: index {index}{said} is past the end of `{layers}`, which this {model} has {count} of "
-            f"(0..{last}, or -{count}..-1); nnsight raises AttributeError naming the index")
+    return Message(f"`{written}`: index {index}{said} is past the end of `{layers}`, which has {count}",
+                   f"This {model} has {count} of them (0..{count - 1}, or -{count}..-1); nnsight raises "
+                   "AttributeError naming the index.")
 
 
-def nnl403(written: str, model: str, access: str, kind: str, dims, index: int, transformers: str, since) -> str:
+def nnl403(written: str, model: str, access: str, kind: str, dims, index: int, transformers: str, since) -> Message:
     shape = "(" + ", ".join(dims) + ")"
     what = "output" if kind == "output" else "first positional input"
     since_words = f", since transformers {since}" if since else ""
-    return (f"`{written}` selects {dims[0]} row {index}, silently: the module's {what} `{access}` is the tensor "
-            f"{shape} itself, not a tuple, for this {model} in {transformers}{since_words}; use `{access}` whole")
+    return Message(f"`{written}` silently selects {dims[0]} row {index}: `{access}` is a tensor, not a tuple",
+                   f"The module's {what} is the tensor {shape} itself for this {model} in {transformers}"
+                   f"{since_words}; use `{access}` whole.")
 
 
-def nnl403_unpack(access: str, model: str, dims, transformers: str, since) -> str:
+def nnl403_unpack(access: str, model: str, dims, transformers: str, since) -> Message:
     shape = "(" + ", ".join(dims) + ")"
     since_words = f", since transformers {since}" if since else ""
-    return (f"unpacking `{access}` splits its {dims[0]} dimension: it is the tensor {shape} itself, not a tuple, "
-            f"for this {model} in {transformers}{since_words}; bind it whole")
+    return Message(f"unpacking `{access}` splits its {dims[0]} dimension: it is a tensor, not a tuple",
+                   f"It is the tensor {shape} itself for this {model} in {transformers}{since_words}; bind it whole.")
 
 
-def nnl404(written: str, model: str, use: str, transformers: str, items: int) -> str:
-    return (f"`{written}` is a tuple of {items}, not a tensor, for this {model} in {transformers}: {use}; "
-            f"take its first item (`{written}[0]`), the hidden states")
+def nnl404(written: str, model: str, use: str, transformers: str, items: int) -> Message:
+    return Message(f"`{written}` is a tuple of {items}, not a tensor",
+                   f"For this {model} in {transformers}, {use}; take its first item (`{written}[0]`), the hidden "
+                   "states.")
 
 
 NNL404_USES = {

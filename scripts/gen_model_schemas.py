@@ -47,6 +47,9 @@ from nnsight_lint.knowledge.extract import (  # noqa: E402  (the measuring, shar
 MLC = "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py"
 PYTHIA = "EleutherAI/pythia README size table (layers, model dim, heads); vocab from printed module trees"
 GPT2_SIZES = "urmi22/LLM-sebastian ch04/GPT_CONFIG_124M.py (GPT-2 small/medium/large/xl sizes)"
+FLEXGEN = ("FMInference/FlexiGen flexgen/opt_config.py get_opt_config (from alpa's OPT configs; vocab 50272, "
+           "ffn 4 x hidden)")
+NEO = "EleutherAI/gpt-neo configs/"
 
 
 def _gpt2(layers, hidden, heads):
@@ -82,8 +85,9 @@ HUB_CONFIGS: Dict[str, Tuple[str, Dict[str, Any], str]] = {
     "openai-community/gpt2-medium": ("gpt2", _gpt2(24, 1024, 16), MLC + ' "gpt2_medium"'),
     "openai-community/gpt2-large": ("gpt2", _gpt2(36, 1280, 20), GPT2_SIZES),
     "openai-community/gpt2-xl": ("gpt2", _gpt2(48, 1600, 25), GPT2_SIZES),
-    "distilbert/distilgpt2": ("gpt2", _gpt2(6, 768, 12), "search excerpt (code corpus, repository not named): "
-                              "distilgpt2_config = gpt2_config with n_layer 6"),
+    "distilbert/distilgpt2": ("gpt2", _gpt2(6, 768, 12), "huggingface/transformers examples/research_projects/"
+                              "distillation/training_configs/distilgpt2.json (n_layer 6, n_embd 768, n_head 12, "
+                              "vocab 50257)"),
     "meta-llama/Llama-2-7b-hf": ("llama", dict(_llama(32, 4096, 32, 32, 11008, 32000), architectures=LLAMA),
                                  MLC + ' "llama2_7b"'),
     "meta-llama/Llama-2-13b-hf": ("llama", dict(_llama(40, 5120, 40, 40, 13824, 32000), architectures=LLAMA),
@@ -167,15 +171,19 @@ HUB_CONFIGS: Dict[str, Tuple[str, Dict[str, Any], str]] = {
     "EleutherAI/pythia-12b": ("gpt_neox", _neox(36, 5120, 40, 50688), PYTHIA + " (Retruth/deontic README: 50688)"),
     "EleutherAI/gpt-j-6b": ("gptj", dict(n_layer=28, n_embd=4096, n_head=16, rotary_dim=64, vocab_size=50400,
                                          architectures=["GPTJForCausalLM"]), MLC + ' "gpt_j"'),
-    "EleutherAI/gpt-neo-125m": ("gpt_neo", _neo(12, 768, 12), "GPT-Neo model cards' sizes (not found vendored)"),
-    "EleutherAI/gpt-neo-1.3B": ("gpt_neo", _neo(24, 2048, 16), "GPTNeoConfig's defaults (documented as gpt-neo-1.3B)"),
-    "EleutherAI/gpt-neo-2.7B": ("gpt_neo", _neo(32, 2560, 20), "GPT-Neo model cards' sizes (not found vendored)"),
-    "facebook/opt-125m": ("opt", _opt(12, 768, 12), "search excerpt (code corpus, repository not named): "
-                          "OPT_125M_CONFIG"),
-    "facebook/opt-1.3b": ("opt", _opt(24, 2048, 32), "search excerpt (code corpus, repository not named): "
-                          "OPT_1_3B_CONFIG; a second one with opt-1.3b/6.7b/13b"),
-    "facebook/opt-2.7b": ("opt", _opt(32, 2560, 32), "OPT paper's size table (the search excerpt was cut there)"),
-    "facebook/opt-6.7b": ("opt", _opt(32, 4096, 32), "search excerpt (code corpus, repository not named): opt-6.7b"),
+    "EleutherAI/gpt-neo-125m": ("gpt_neo", _neo(12, 768, 12), NEO + "gpt3_small_256.json (the GPT3_SMALL run: 12 "
+                                "layers, n_embd 768, 12 heads; its training vocab 50304, the hub's 50257); the hub "
+                                "config.json as quoted in a search excerpt (code corpus, repository not named): "
+                                "num_layers 12, hidden_size 768, num_heads 12, vocab 50257, [[global, local], 6]"),
+    "EleutherAI/gpt-neo-1.3B": ("gpt_neo", _neo(24, 2048, 16), NEO + "GPT3_XL_pretrained.json (the released 1.3B: "
+                                "24 layers, 2048, 16 heads, [[global, local], 12]); GPTNeoConfig's defaults"),
+    "EleutherAI/gpt-neo-2.7B": ("gpt_neo", _neo(32, 2560, 20), NEO + "GPT3_2-7B_pretrained.json (the released 2.7B: "
+                                "32 layers, 2560, 20 heads, [[global, local], 16], vocab 50257)"),
+    "facebook/opt-125m": ("opt", _opt(12, 768, 12), FLEXGEN + ' "opt-125m"'),
+    "facebook/opt-1.3b": ("opt", _opt(24, 2048, 32), FLEXGEN + ' "opt-1.3b"'),
+    "facebook/opt-2.7b": ("opt", _opt(32, 2560, 32), FLEXGEN + ' "opt-2.7b" (Salesforce/blip2-opt-2.7b\'s text_config '
+                          "says the same: 32 layers, 2560, 32 heads, ffn 10240)"),
+    "facebook/opt-6.7b": ("opt", _opt(32, 4096, 32), FLEXGEN + ' "opt-6.7b"'),
     "tiiuae/falcon-7b": ("falcon", dict(num_hidden_layers=32, hidden_size=4544, num_attention_heads=71,
                                         vocab_size=65024, architectures=["FalconForCausalLM"]),
                          "FalconConfig's defaults are falcon-7b's (its docstring); 32 layers per the model card"),

@@ -167,7 +167,7 @@ def check_cli_tree(root: Path, files: Sequence[bytes]) -> None:
             assert run == first, f"{format}: {name} printed\n{run}\nbut --jobs 1 printed\n{first}"
     assert _read_tree(tree) == before, "checking wrote to the tree"
 
-    items = json.loads(first[1])
+    items = json.loads(first[1])["findings"]
     by_file: Dict[str, List[dict]] = {}
     for item in items:
         by_file.setdefault(os.path.basename(item["filename"]), []).append(item)

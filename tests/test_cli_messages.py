@@ -159,21 +159,21 @@ def test_a_julia_notebook_named_is_said_skipped(tmp_path):
 # --- short messages, the story in `full`: the convention of messages.py, over the whole rule corpus --
 
 PROSE_LIMIT = 90  # characters of a message's own words; the code it quotes (`...`) counts as one
-# Rules merged after the messages were shortened (issue 23, item 10), whose messages still tell the
-# whole story in one line: to be split into message and detail as the others are. No new code here.
-NOT_YET_SHORT = frozenset({"NNL302", "NNL401", "NNL402", "NNL403", "NNL404"})
 
 
 def _corpus_findings():
     from nnsight_lint.engine.lint import LintOptions, lint_source
 
+    from nnsight_lint.doors.api import lint_file
     from tests.test_rule_cases import options_for
 
+    everything = LintOptions(select=tuple(rules.RULES))
     for case in sorted((ROOT / "rules").glob("NNL*/*.py")):
         source = case.read_text(encoding="utf-8")
         # Every rule, on the nnsight the case is written for (a rule for old releases reports only there).
-        options = dataclasses.replace(options_for(source), select=tuple(rules.RULES))
-        yield from lint_source(source, str(case), options)
+        yield from lint_source(source, str(case), dataclasses.replace(options_for(source), select=everything.select))
+    for case in sorted((ROOT / "rules").glob("NNL*/*.ipynb")):  # what only a cell magic shows (NNL208)
+        yield from lint_file(str(case), everything).diagnostics
 
 
 def test_every_message_is_short_and_tells_its_story_apart():
@@ -182,8 +182,6 @@ def test_every_message_is_short_and_tells_its_story_apart():
     found = list(_corpus_findings())
     assert {d.code for d in found} >= set(rules.RULES) - {"NNL000"}
     for d in found:
-        if d.code in NOT_YET_SHORT:
-            continue
         prose = re.sub(r"`[^`]*`", "`", d.message)
         assert len(prose) <= PROSE_LIMIT, f"{d.code} message too long ({len(prose)}): {d.message}"
         assert not d.message.endswith("."), d.message

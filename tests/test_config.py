@@ -124,6 +124,7 @@ per-file-ignores = {{"tests/*" = ["NNL001"]}}  # {config}
 respect-gitignore = true  # default
 notebooks = false  # {config}
 report-deliberate-errors = false  # default
+live-schemas = false  # default
 trace-names = ["trace", "scan"]  # {config}
 """
 

@@ -93,6 +93,15 @@ def test_the_hidden_count_is_in_every_output_formats_summary(tmp_path):
         result = run_cli("check", "--no-cache", *args, str(demo))
         assert result.returncode == 0 and "All checks passed." in result.stderr, (args, result.stderr)
         assert said in result.stderr, (args, result.stderr)
+    # In the payloads too: JSON's summary, SARIF's run properties, a GitHub notice.
+    payload = lambda *args: run_cli("check", "--no-cache", *args, str(demo)).stdout  # noqa: E731
+    assert json.loads(payload("--output-format", "json")) == {
+        "findings": [], "summary": {"found": 0, "deliberate_demos_not_shown": 2}}
+    assert json.loads(payload("--statistics", "--output-format", "json")) == {
+        "statistics": [], "summary": {"found": 0, "deliberate_demos_not_shown": 2}}
+    assert json.loads(payload("--output-format", "sarif"))["runs"][0]["properties"] == {"deliberateDemosNotShown": 2}
+    assert payload("--output-format", "github") == f"::notice title=nnsight-lint::{said}\n"
+    assert said not in payload() and said not in payload("--statistics")  # text: the summary on stderr says it
     cached = [run_cli("check", str(demo), cwd=tmp_path) for _ in range(2)]  # the second from the cache
     assert all(said in r.stderr for r in cached), [r.stderr for r in cached]
     loud = run_cli("check", "--no-cache", "--report-deliberate-errors", str(demo))

@@ -310,3 +310,42 @@ def test_live_schema_measures_an_architecture_the_table_lacks_and_keeps_it(tmp_p
     assert extract.live_schema(config, cache=str(tmp_path)).module("model.layers").length == 5
     assert extract.live_schema({"model_type": "no-such-architecture", "num_hidden_layers": 2},
                                cache=str(tmp_path)) is None
+
+
+def test_the_live_schemas_setting_measures_a_cached_model_the_table_lacks(tmp_path, monkeypatch):
+    """`live-schemas = true`, real torch + transformers, a tiny granite config.json in a fake Hugging
+    Face cache: the CLI measures granite (not bundled), keeps it, and judges `layers[3]` on its 2
+    layers; without the setting, and in a pre-commit hook (PRE_COMMIT=1), the model stays unknown."""
+    from tests.support import run_cli
+
+    hub, project, kept = tmp_path / "hub", tmp_path / "project", tmp_path / "xdg" / "nnsight-lint" / "models"
+    snapshot = hub / "models--my-org--granite-tiny" / "snapshots" / "abc"
+    snapshot.mkdir(parents=True)
+    (hub / "models--my-org--granite-tiny" / "refs").mkdir()
+    (hub / "models--my-org--granite-tiny" / "refs" / "main").write_text("abc")
+    (snapshot / "config.json").write_text(json.dumps({
+        "model_type": "granite", "architectures": ["GraniteForCausalLM"], "num_hidden_layers": 2,
+        "hidden_size": 64, "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 100}))
+    project.mkdir()
+    (project / "probe.py").write_text(
+        'from nnsight import LanguageModel\n\nmodel = LanguageModel("my-org/granite-tiny")\n'
+        'with model.trace("hello"):\n    hidden = model.model.layers[3].output.save()\n')
+    monkeypatch.setenv("HF_HUB_CACHE", str(hub))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("PRE_COMMIT", raising=False)
+
+    def check(setting: str, pre_commit: bool = False):
+        (project / "pyproject.toml").write_text(f"[tool.nnsight-lint]\n{setting}\n")
+        with monkeypatch.context() as hook:
+            if pre_commit:
+                hook.setenv("PRE_COMMIT", "1")  # what pre-commit sets for its hooks
+            result = run_cli("check", "--no-cache", "--select", "NNL4", "probe.py", cwd=project, timeout=300)
+        assert "Traceback" not in result.stderr, result.stderr
+        return [line.split(": ")[1].split()[0] for line in result.stdout.splitlines() if ": NNL" in line]
+
+    assert check("live-schemas = false") == []
+    assert check("live-schemas = true", pre_commit=True) == [] and not kept.exists()
+    assert check("live-schemas = true") == ["NNL402"]
+    (measured,) = kept.glob("granite-*.json")
+    assert "model.layers.0" in json.loads(measured.read_text())["nodes"]
+    assert check("live-schemas = true") == ["NNL402"]  # from the kept measurement

@@ -650,10 +650,11 @@ def test_case_findings_of_the_lifecycle_and_remote_rules_are_published(server, c
 
 # --- a notebook in the editor is linted exactly as `check` lints the .ipynb -------------------------
 
-NOTEBOOKS = sorted((ROOT / "tests").rglob("*.ipynb"))
+# The notebooks of the tests and the rule cases that are notebooks (NNL208's cell magics).
+NOTEBOOKS = sorted((ROOT / "tests").rglob("*.ipynb")) + sorted((ROOT / "rules").glob("NNL*/*.ipynb"))
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_a_notebook_synced_with_its_markdown_gets_the_findings_check_reports(server, notebook, tmp_path):
     """All cells are sent, as VS Code sends a Jupyter notebook (markdown cells as markdown, raw
     cells in the `raw` language): what the markdown says makes a cell a demo in both doors."""
@@ -661,7 +662,7 @@ def test_a_notebook_synced_with_its_markdown_gets_the_findings_check_reports(ser
     path.write_bytes(notebook.read_bytes())
     checked = run_cli("check", "--no-cache", "--output-format", "json", str(path))
     assert checked.returncode in (0, 1), checked.stderr
-    expected = sorted((d["cell"], d["location"]["row"] - 1, d["code"], d["message"]) for d in json.loads(checked.stdout))
+    expected = sorted((d["cell"], d["location"]["row"] - 1, d["code"], d["message"]) for d in json.loads(checked.stdout)["findings"])
 
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     uri = path.as_uri()

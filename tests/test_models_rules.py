@@ -54,16 +54,16 @@ def test_block_output_indexing_flips_with_the_transformers_release(architecture)
     assert codes(tensor_index, transformers_version=new) == []
 
 
-def test_the_message_says_which_transformers_it_assumed():
+def test_the_story_says_which_transformers_it_assumed():
     construction, layers, config = ARCHITECTURES["gpt2"]
     _, new = sides("gpt2", layers)
     item = program(construction, f"model.{layers}[0].output[0]", config)
     (unknown,) = lint_source(item, "t.py", LintOptions())
-    assert "assumed: the project's transformers version is unknown" in unknown.message
+    assert "assumed: the project's transformers version is unknown" in unknown.detail
     newest = knowledge.measured_releases()[-1]
-    assert f"transformers {newest.rsplit('.0', 1)[0] if newest.endswith('.0') else newest}" in unknown.message
+    assert f"transformers {newest.rsplit('.0', 1)[0] if newest.endswith('.0') else newest}" in unknown.detail
     (pinned,) = lint_source(item, "t.py", LintOptions(transformers_version=new))
-    assert "unknown" not in pinned.message and f"transformers {new}" in pinned.message
+    assert "unknown" not in pinned.detail and f"transformers {new}" in pinned.detail
 
 
 BAD = """
@@ -111,3 +111,36 @@ def test_a_fixture_in_conftest_names_the_model(tmp_path):
     test.write_text(source)
     found = [d.code for d in lint_source(source, str(test), LintOptions())]
     assert sorted(c for c in found if c.startswith("NNL4")) == ["NNL401", "NNL402", "NNL404"]
+
+
+@pytest.mark.parametrize("test", ["parse(TRANSFORMERS_VERSION) < parse('4.54')", "is_old"])
+def test_code_that_branches_on_the_transformers_version_is_not_judged_in_either_release(test):
+    """nnterp's demo picks `.output[0]` or `.output` by the installed transformers: each arm is
+    right where it runs, at either release; the same lines outside the `if` are judged."""
+    before, since = sides("llama", "model.layers")
+    head = program(LLAMA, "model.model.layers[0].output", "Llama").split("model = ")[0]
+    branched = head + textwrap.dedent(f"""\
+        from packaging.version import parse
+        from transformers import __version__ as TRANSFORMERS_VERSION
+        is_old = parse(TRANSFORMERS_VERSION) < parse("4.54")
+        model = {LLAMA}
+        with model.trace(['the cat', 'a dog']):
+            if {test}:
+                x = model.model.layers[0].output[0].save()
+            else:
+                x = model.model.layers[0].output.save()
+                y = model.model.layers[1].output[:, -1].save()
+        """)
+    for release in (before, since):
+        assert codes(branched, transformers_version=release) == []
+    unbranched = branched.replace(f"    if {test}:\n", "    if True:\n")
+    assert codes(unbranched, transformers_version=since) == ["NNL403"]
+    assert codes(unbranched, transformers_version=before) == ["NNL404"]
+
+
+def test_a_test_that_only_contains_the_letters_of_version_is_no_version_branch():
+    _, since = sides("llama", "model.layers")
+    head = program(LLAMA, "model.model.layers[0].output", "Llama").split("model = ")[0]
+    source = head + f"conversion = True\nmodel = {LLAMA}\nwith model.trace(['the cat', 'a dog']):\n"
+    source += "    if conversion:\n        x = model.model.layers[0].output[0].save()\n"
+    assert codes(source, transformers_version=since) == ["NNL403"]

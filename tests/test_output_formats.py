@@ -97,7 +97,7 @@ def test_full_reads_stdin_source_not_the_disk(tmp_path):
 def test_json(tmp_path):
     result = check(tmp_path, "--output-format", "json", "bad.py")
     assert result.returncode == 1
-    assert json.loads(result.stdout) == [
+    assert json.loads(result.stdout)["findings"] == [
         {
             "code": "NNL001",
             "message": MESSAGE,
@@ -115,12 +115,13 @@ def test_json(tmp_path):
         }
     ]
     clean = check(tmp_path, "--output-format", "json", "good.py", files=(("good.py", "x = 1\n"),))
-    assert (clean.returncode, clean.stdout) == (0, "[]\n")
+    assert clean.returncode == 0
+    assert json.loads(clean.stdout) == {"findings": [], "summary": {"found": 0, "deliberate_demos_not_shown": 0}}
 
 
 def test_json_without_a_fix_and_with_a_notebook_cell():
     diagnostic = Diagnostic("nb.ipynb", "NNL000", "invalid syntax: x", Position(2, 1), Position(2, 1), cell=3)
-    assert json.loads(output.as_json([diagnostic])) == [
+    assert json.loads(output.as_json([diagnostic]))["findings"] == [
         {
             "code": "NNL000",
             "message": "invalid syntax: x",
@@ -278,15 +279,17 @@ def test_statistics_count_per_code(tmp_path):
     assert result.returncode == 1
     assert result.stdout == "2\tNNL001\t[*] backward-frees-shared-graph\n1\tNNL000\t    invalid-syntax\n"
     as_json = check(tmp_path, "--statistics", "--output-format", "json", ".", files=files)
-    assert json.loads(as_json.stdout) == [
+    assert json.loads(as_json.stdout) == {"statistics": [
         {"code": "NNL001", "name": "backward-frees-shared-graph", "count": 2, "fixable": 2},
         {"code": "NNL000", "name": "invalid-syntax", "count": 1, "fixable": 0},
-    ]
+    ], "summary": {"found": 3, "deliberate_demos_not_shown": 0}}
 
 
 def test_fix_reports_what_remains_in_the_chosen_format(tmp_path):
     result = check(tmp_path, "--fix", "--output-format", "json", ".", files=(("c.py", BROKEN),))
-    assert [d["code"] for d in json.loads(result.stdout)] == ["NNL000"]
+    report = json.loads(result.stdout)
+    assert [d["code"] for d in report["findings"]] == ["NNL000"]
+    assert report["summary"] == {"found": 1, "deliberate_demos_not_shown": None}  # a --fix run does not count them
 
 
 # --- notebooks: positions in the .ipynb JSON, fixes on its text ---------------------------------

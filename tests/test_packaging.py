@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -95,6 +96,22 @@ def test_metadata_says_licence_urls_and_tomli(dists):
     assert 'tomli>=1.1; python_version < "3.11"' in requires
     core = [r for r in requires if "extra ==" not in r]
     assert sorted(r.split(">")[0].split(";")[0] for r in core) == ["libcst", "packaging", "tomli"]  # core stays light
+
+
+def test_the_docs_name_what_the_core_install_needs():
+    """Where the docs say what a plain install brings (a line naming libcst), they name packaging
+    too, and the project's core requirements are exactly those (tomli only before 3.11)."""
+    import tomllib
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    assert sorted(re.split(r"[<>=;\s]", r)[0] for r in declared) == ["libcst", "packaging", "tomli"]
+    pages = [ROOT / "README.md", ROOT / "docs" / "ci.md", ROOT / "docs" / "pre-commit.md", ROOT / "docs" / "architecture.md"]
+    for page in pages:
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        said = [s for s in re.split(r"(?<=[.:])\s|\n", text) if "libcst" in s and re.search(r"\binstalls?\b|\bonly\b", s)]
+        assert said, f"{page.name} does not say what the core install needs"
+        for sentence in said:
+            assert "packaging" in sentence, f"{page.name}: {sentence}"
 
 
 def test_changelog_has_a_section_for_this_version():

@@ -73,18 +73,32 @@ def test_statements_placed_in_the_text_match_position_provider(name):
 
 
 def test_a_node_costs_only_its_own_statement():
+    """One version of a text: only the statement holding the node is generated."""
     text = "import torch\n\ndef f():\n    a.backward()\n\ndef g():\n    b.backward()\n\nx = 1\n"
     module = cst.parse_module(text)
-    cache = {}
-    positions = Positions(module, text, cache=cache, likely=[module.body[2]])
+    positions = Positions(module, text, likely=[module.body[2]])
     (call,) = _calls(module.body[2])
     assert positions.span(call)[0].line == 7
     assert positions.span(call.func.attr)[0] == Position(7, 7)  # a name only the code generator visits
     # Only the simple statement was generated (found once between `def f` and `x = 1`), not `def g`.
-    assert cache == {}
+    assert module.body[2] not in positions._owner and module.body[2].name not in positions._owner
     # The compound statement's own range needs its whole code: then the top-level statement is generated.
     assert positions.span(module.body[2]) == (Position(6, 1), Position(7, 17))
-    assert [generated.statement for generated in cache.values()] == [module.body[2]]
+
+
+def test_a_documents_versions_generate_a_statement_once():
+    """A document's versions (the cache): the top-level statement holding a node is generated once,
+    and the next version that keeps it finds it again, moved, without generating it."""
+    text = "import torch\n\ndef f():\n    a.backward()\n\ndef g():\n    b.backward()\n\nx = 1\n"
+    module = cst.parse_module(text)
+    cache = {}
+    (call,) = _calls(module.body[2])
+    assert Positions(module, text, cache=cache).span(call)[0] == Position(7, 5)
+    [generated] = cache.values()
+    assert generated.statement is module.body[2]
+    edited = module.with_changes(body=[cst.parse_statement("y = 0\n"), *module.body])
+    assert Positions(edited, "y = 0\n" + text, cache=cache).span(call)[0] == Position(8, 5)
+    assert list(cache.values()) == [generated]
 
 
 DUPLICATES = {

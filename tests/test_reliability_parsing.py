@@ -162,7 +162,7 @@ PARENTHESISED = sorted(LAYOUTS_DIR.glob("parenthesised_*.in.py"))
 def test_json_edits_applied_by_a_client_equal_the_fixed_file(layout: Path, tmp_path) -> None:
     target = tmp_path / "program.py"
     target.write_bytes(layout.read_bytes())
-    report = json.loads(run("check", "--output-format", "json", "program.py", cwd=tmp_path).stdout)
+    report = json.loads(run("check", "--output-format", "json", "program.py", cwd=tmp_path).stdout)["findings"]
     edits = [
         Edit(Position(e["location"]["row"], e["location"]["column"]),
              Position(e["end_location"]["row"], e["end_location"]["column"]), e["content"])

@@ -202,7 +202,7 @@ def test_in_a_jupyter_kernel_every_retelling_names_the_cell(tmp_path):
 
 
 MODEL_PATH_ERRORS = {
-    # the program, the rule that tells it, words its first line must hold (from the real model)
+    # the program, the rule that tells it, words its message and story must hold (from the real model)
     "wrong_name_in_trace": ('with model.trace("hello world"):\n    x = model.transformer.h[0].self_attn.output.save()\n',
                             "NNL401", ["`self_attn`", "`attn`, `ln_1`, `ln_2`, `mlp`"]),
     "index_in_trace": ('with model.trace("hello world"):\n    x = model.transformer.h[-3].output.save()\n',
@@ -226,8 +226,10 @@ def test_model_path_errors_are_told_from_the_real_model(tmp_path, model, name):
     assert retell(error), original
     told = str(error)
     assert f"nnsight-lint {code} ({rules.rule(code).NAME})" in told
+    said = told.split("\n\n")[0]  # the short message and its story, before the pointer to the rule
+    assert len(said.splitlines()) == 2, told
     for word in words:
-        assert word in told.splitlines()[0], (word, told)
+        assert word in said, (word, told)
     assert told.endswith(messages.ORIGINAL_ERROR.format(text=original))
     assert [d.code for d in lint_source(source, str(program)) if d.code.startswith("NNL4")] == []  # statically unknown
 

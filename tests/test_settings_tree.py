@@ -170,3 +170,33 @@ def test_the_language_server_lints_each_document_with_its_projects_settings(tree
         assert client.shutdown_and_exit() == 0
     finally:
         client.stop()
+
+
+# --- respect-gitignore is each walked directory's own setting (issue 22) ----------------------------
+
+
+def test_respect_gitignore_is_the_walked_projects_own(tmp_path):
+    """Two projects under one .gitignore that ignores `generated/`: the one whose table says
+    `respect-gitignore = false` has its generated files checked, the other not, whichever the run
+    starts from and in any path order."""
+    root = tmp_path / "work"
+    for project, table in (("keeps", ""), ("checks-all", "respect-gitignore = false\n")):
+        (root / project / "generated").mkdir(parents=True)
+        (root / project / "pyproject.toml").write_text(f"[tool.nnsight-lint]\n{table}", encoding="utf-8")
+        (root / project / "generated" / "gen.py").write_text(TWO_INVOKES, encoding="utf-8")
+        (root / project / "own.py").write_text(TWO_INVOKES, encoding="utf-8")
+    (root / ".gitignore").write_text("generated/\n", encoding="utf-8")
+    (root / ".git").mkdir()  # the repository top: the .gitignore above a project is read from here
+
+    def shown(*paths, cwd=root):
+        result = run_cli("check", "--no-cache", "--show-files", *paths, cwd=cwd)
+        assert result.returncode == 0, result.stderr
+        return sorted(os.path.relpath(line, root) for line in result.stdout.splitlines())
+
+    expected = ["checks-all/generated/gen.py", "checks-all/own.py", "keeps/own.py"]
+    assert shown(".") == expected
+    assert shown("keeps", "checks-all") == shown("checks-all", "keeps") == expected
+    assert shown(".", cwd=root / "keeps") == ["keeps/own.py"]
+    assert shown(".", cwd=root / "checks-all") == ["checks-all/generated/gen.py", "checks-all/own.py"]
+    found = run_cli("check", "--no-cache", "-q", ".", cwd=root).stdout
+    assert "checks-all/generated/gen.py" in found and "keeps/generated" not in found

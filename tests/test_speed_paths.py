@@ -47,6 +47,25 @@ def test_warm_cache_equals_cold_and_follows_edits(corpus, tmp_path):
     assert after.stdout == run_cli("check", "--no-cache", ".", cwd=corpus).stdout
 
 
+def test_a_warm_run_answers_from_the_cache(tmp_path):
+    """The next run reads what the last one stored (not merely the same findings linted again):
+    a message changed in the index comes back from it, for a file found by its status and for one
+    found by its content (a file written just now has no trusted status)."""
+    source = "import torch\nfrom nnsight import LanguageModel\nmodel = LanguageModel('gpt2')\n"
+    source += "with model.trace('a'):\n    h = model.transformer.h[0].output\nprint(h)\n"
+    (tmp_path / "a.py").write_text(source, encoding="utf-8")
+    cache = tmp_path / "cache"
+    cold = run_cli("check", "--cache-dir", str(cache), "a.py", cwd=tmp_path)
+    assert "NNL101" in cold.stdout
+    [index] = cache.glob("index-*.json")
+    data = json.loads(index.read_text())
+    [entry] = data["files"].values()
+    entry[2][0][1] = "the message the cache holds"
+    index.write_text(json.dumps(data))
+    warm = run_cli("check", "--cache-dir", str(cache), "a.py", cwd=tmp_path)
+    assert "the message the cache holds" in warm.stdout, warm.stdout + warm.stderr
+
+
 @pytest.mark.parametrize("garbage", ["{not json", json.dumps({"format": 1, "version": "0.0.0", "files": {}}),
                                      json.dumps({"format": 1, "version": "x", "files": {"a": 5}}), "[]"])
 def test_corrupt_or_foreign_cache_is_ignored(corpus, tmp_path, garbage):

@@ -26,14 +26,16 @@ def tokenizer():
 
 
 @functools.lru_cache(maxsize=None)
-def tiny_model():
+def tiny_model(layers: int = 2):
+    """`layers`: 12 for a stand-in of GPT-2 itself (`openai-community/gpt2` has 12), where a
+    program's layer indices are GPT-2's (the docs pages of NNL40x)."""
     import nnsight
     import torch
     from transformers import GPT2Config, GPT2LMHeadModel
 
     torch.manual_seed(0)
     config = GPT2Config(
-        vocab_size=VOCAB_SIZE, n_positions=32, n_embd=32, n_layer=2, n_head=2,
+        vocab_size=VOCAB_SIZE, n_positions=32, n_embd=32, n_layer=layers, n_head=2,
         bos_token_id=1, eos_token_id=1, pad_token_id=1,
     )
     net = GPT2LMHeadModel(config).eval()

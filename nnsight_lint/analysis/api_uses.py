@@ -13,13 +13,14 @@ version (`nnsight.__version__`, `version.parse(...)`), so version-switching code
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from nnsight_lint.analysis.guards import mentions_version
 from nnsight_lint.analysis.model import FileModel
 from nnsight_lint.analysis.scope import dotted_name
-from nnsight_lint.analysis.tree import children
+from nnsight_lint.analysis.tree import NOT_NODES, SEQUENCES, body_of, children, code_fields, statement_blocks
 
 ROLE_CALLS = {"trace": "trace", "generate": "generate", "scan": "scan", "session": "session"}
 _ACCESSES = ("output", "input", "inputs")
@@ -52,29 +53,40 @@ class _Bindings:
     roles: Dict[str, str] = field(default_factory=dict)  # dotted receiver -> role
 
 
-def _import_names(module: cst.Module) -> Dict[str, str]:
-    names: Dict[str, str] = {}
+def _statements(module: cst.Module) -> Iterator[cst.CSTNode]:
+    """Every small and compound statement of the module, nested blocks included, in source order
+    (imports and assignments are statements: no expression needs walking to find them)."""
+    stack: List[cst.CSTNode] = list(reversed(module.body))
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.SimpleStatementLine:
+            yield from node.body
+            continue
+        yield node
+        blocks = [body_of(node)] if type(node) in (cst.FunctionDef, cst.ClassDef) else statement_blocks(node)
+        for block in reversed(blocks):
+            stack.extend(reversed(block))
 
-    class Visitor(cst.CSTVisitor):
-        def visit_Import(self, node: cst.Import) -> None:
+
+def _import_names(statements: Sequence[cst.CSTNode]) -> Dict[str, str]:
+    names: Dict[str, str] = {}
+    for node in statements:
+        if type(node) is cst.Import:
             for alias in node.names:
                 full = dotted_name(alias.name)
-                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                if alias.asname is not None and type(alias.asname.name) is cst.Name:
                     names[alias.asname.name.value] = full
                 elif full:
                     head = full.split(".")[0]
                     names[head] = head
-
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-            if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
-                return
+        elif type(node) is cst.ImportFrom:
+            if node.relative or node.module is None or type(node.names) is cst.ImportStar:
+                continue
             base = dotted_name(node.module)
             for alias in node.names:
                 name = dotted_name(alias.name)
-                local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+                local = alias.asname.name.value if alias.asname is not None and type(alias.asname.name) is cst.Name else name
                 names[local] = f"{base}.{name}"
-
-    module.visit(Visitor())
     return names
 
 
@@ -97,7 +109,8 @@ def _is_model_constructor(qualified: Optional[str]) -> bool:
 
 
 def _bindings(model: FileModel) -> _Bindings:
-    bindings = _Bindings(_import_names(model.module))
+    statements = list(_statements(model.module))
+    bindings = _Bindings(_import_names(statements))
     for trace in model.traces:
         if trace.model:
             bindings.roles.setdefault(trace.model, "model")
@@ -105,23 +118,20 @@ def _bindings(model: FileModel) -> _Bindings:
             bindings.roles[trace.tracer] = "generator" if trace.kind == "generate" else "tracer"
         for invoke in trace.invokes:
             for item in invoke.node.items:
-                if item.asname is not None and isinstance(item.asname.name, cst.Name):
+                if item.asname is not None and type(item.asname.name) is cst.Name:
                     bindings.roles[item.asname.name.value] = "invoker"
     for session in model.sessions:
         for item in session.node.items:
-            if item.asname is not None and isinstance(item.asname.name, cst.Name):
+            if item.asname is not None and type(item.asname.name) is cst.Name:
                 bindings.roles[item.asname.name.value] = "session"
     imports = bindings.imports
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if isinstance(node.value, cst.Call) and _is_model_constructor(_qualified(node.value.func, imports)):
-                for target in node.targets:
-                    name = dotted_name(target.target)
-                    if name:
-                        bindings.roles[name] = "model"
-
-    model.module.visit(Visitor())
+    for node in statements:
+        if (type(node) is cst.Assign and type(node.value) is cst.Call
+                and _is_model_constructor(_qualified(node.value.func, imports))):
+            for target in node.targets:
+                name = dotted_name(target.target)
+                if name:
+                    bindings.roles[name] = "model"
     return bindings
 
 
@@ -136,9 +146,7 @@ def _guard_test(test: cst.CSTNode, memo: Dict[int, bool]) -> bool:
     kind = type(test)
     if kind is cst.Call and type(test.func) is cst.Name and test.func.value == "hasattr":
         found = True
-    elif kind is cst.Name:
-        found = "version" in test.value.lower()
-    elif kind is cst.Attribute and "version" in test.attr.value.lower():
+    elif mentions_version(test):
         found = True
     else:
         found = any(_guard_test(child, memo) for child in children(test))
@@ -152,16 +160,24 @@ def _caught(handlers: Sequence[cst.ExceptHandler]) -> Set[str]:
         if handler.type is None:
             names.add("BaseException")
             continue
-        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        types = handler.type.elements if type(handler.type) is cst.Tuple else [handler.type]
         for element in types:
-            value = element.value if isinstance(element, cst.Element) else element
+            value = element.value if type(element) is cst.Element else element
             name = dotted_name(value)
             if name:
                 names.add(name.rsplit(".", 1)[-1])
     return names
 
 
-class _Walker(cst.CSTVisitor):
+# Nodes with no uses below them (names are read through their parents: `a.b`, `f(...)`).
+_NOT_WALKED = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis,
+                         cst.FormattedStringText, cst.Pass, cst.Break, cst.Continue}) | NOT_NODES
+
+
+class _Walker:
+    """One read-only walk over the tree (fields read directly: libcst's visitor rebuilds nodes and
+    costs several times as much), in source order, with the guards and the trace each use is in."""
+
     def __init__(self, bindings: _Bindings, model_members: Set[str]) -> None:
         self.bindings = bindings
         self.model_members = model_members  # names the model wrapper has in some release
@@ -170,72 +186,77 @@ class _Walker(cst.CSTVisitor):
         self.inner: Set[int] = set()  # Attribute nodes already seen as part of a longer chain
         self.tracers: List[Optional[str]] = []
         self.tested: Dict[int, bool] = {}  # id of an expression -> does it test for an API or a version
+        self.handlers = {
+            cst.Try: self.try_statement, cst.If: self.guarded_by_test, cst.IfExp: self.guarded_by_test,
+            cst.BooleanOperation: self.guarded_by_test, cst.Assign: self.assign, cst.With: self.with_statement,
+            cst.Import: self.import_statement, cst.ImportFrom: self.import_from, cst.Attribute: self.attribute,
+            cst.Call: self.call,
+        }
+
+    def walk(self, node: cst.CSTNode) -> None:
+        handler = self.handlers.get(type(node))
+        if handler is not None:
+            handler(node)
+        else:
+            self.walk_children(node)
+
+    def walk_children(self, node: cst.CSTNode) -> None:
+        # `tree.children` and `walk` inlined: this loop visits every node of the file.
+        handlers = self.handlers
+        for name in code_fields(type(node)):
+            value = getattr(node, name)
+            for child in value if type(value) in SEQUENCES else (value,):
+                kind = type(child)
+                if kind in _NOT_WALKED:
+                    continue
+                handler = handlers.get(kind)
+                if handler is not None:
+                    handler(child)
+                else:
+                    self.walk_children(child)
 
     # -- guards ---------------------------------------------------------------------------------
     def guarded(self, kind: str) -> bool:
         raised = _RAISES[kind]
         return any(g == "all" or (_CATCHES[raised] & g) for g in self.guards)
 
-    def visit_Try(self, node: cst.Try) -> bool:
+    def try_statement(self, node: cst.Try) -> None:
         self.guards.append(_caught(node.handlers))
-        node.body.visit(self)
+        self.walk(node.body)
         self.guards.pop()
         for part in (*node.handlers, node.orelse, node.finalbody):
             if part is not None:
-                part.visit(self)
-        return False
+                self.walk(part)
 
-    def _guarding(self, test: cst.BaseExpression) -> bool:
-        if _guard_test(test, self.tested):
+    def guarded_by_test(self, node) -> None:
+        """An `if`, conditional expression or `and`/`or` whose test (left operand) checks for an API
+        or a version guards all of itself."""
+        test = node.left if type(node) is cst.BooleanOperation else node.test
+        guarding = _guard_test(test, self.tested)
+        if guarding:
             self.guards.append("all")
-            return True
-        return False
-
-    def visit_If(self, node: cst.If) -> None:
-        self._pushed(node, self._guarding(node.test))
-
-    def leave_If(self, node: cst.If) -> None:
-        self._popped(node)
-
-    def visit_IfExp(self, node: cst.IfExp) -> None:
-        self._pushed(node, self._guarding(node.test))
-
-    def leave_IfExp(self, node: cst.IfExp) -> None:
-        self._popped(node)
-
-    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
-        self._pushed(node, self._guarding(node.left))
-
-    def leave_BooleanOperation(self, node: cst.BooleanOperation) -> None:
-        self._popped(node)
-
-    def _pushed(self, node, pushed: bool) -> None:
-        if pushed:
-            self.inner.add(-id(node))
-
-    def _popped(self, node) -> None:
-        if -id(node) in self.inner:
-            self.inner.discard(-id(node))
+        self.walk_children(node)
+        if guarding:
             self.guards.pop()
 
-    def visit_Assign(self, node: cst.Assign) -> None:
+    def assign(self, node: cst.Assign) -> None:
         """`submodule = model.transformer.h[0].mlp`: the name is an Envoy from here on."""
-        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+        if len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
             if self.role(node.value) == "envoy":
                 self.bindings.roles[node.targets[0].target.value] = "envoy"
+        self.walk_children(node)
 
     # -- the trace a use runs in ----------------------------------------------------------------
-    def visit_With(self, node: cst.With) -> None:
+    def with_statement(self, node: cst.With) -> None:
         name = None
         for item in node.items:
             call = item.item
-            if (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+            if (type(call) is cst.Call and type(call.func) is cst.Attribute
                     and call.func.attr.value in ("trace", "generate") and item.asname is not None
-                    and isinstance(item.asname.name, cst.Name)):
+                    and type(item.asname.name) is cst.Name):
                 name = item.asname.name.value
         self.tracers.append(name or (self.tracers[-1] if self.tracers else None))
-
-    def leave_With(self, node: cst.With) -> None:
+        self.walk_children(node)
         self.tracers.pop()
 
     # -- uses -----------------------------------------------------------------------------------
@@ -244,33 +265,34 @@ class _Walker(cst.CSTVisitor):
         use.tracer = self.tracers[-1] if self.tracers else None
         self.uses.append(use)
 
-    def visit_Import(self, node: cst.Import) -> bool:
+    def import_statement(self, node: cst.Import) -> None:
         for alias in node.names:
             full = dotted_name(alias.name)
             if full and full.startswith("nnsight."):
                 self.emit(ApiUse("module", full, alias.name))
-        return False
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+    def import_from(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None:
-            return False
+            return
         base = dotted_name(node.module)
         if not base or not (base == "nnsight" or base.startswith("nnsight.")):
-            return False
+            return
         if base != "nnsight":
             self.emit(ApiUse("module", base, node.module))
-        if not isinstance(node.names, cst.ImportStar):
+        if type(node.names) is not cst.ImportStar:
             for alias in node.names:
                 name = dotted_name(alias.name)
                 self.emit(ApiUse("name", f"{base}.{name}", alias.name, prefixes=((f"{base}.{name}", alias.name),)))
-        return False
 
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        if id(node) in self.inner:
-            return
+    def attribute(self, node: cst.Attribute) -> None:
+        if id(node) not in self.inner:
+            self.chain(node)
+        self.walk_children(node)
+
+    def chain(self, node: cst.Attribute) -> None:
         chain = []
         inner = node
-        while isinstance(inner, cst.Attribute):
+        while type(inner) is cst.Attribute:
             chain.append(inner)
             self.inner.add(id(inner))
             inner = inner.value
@@ -293,7 +315,7 @@ class _Walker(cst.CSTVisitor):
             return self.bindings.roles[name]
         steps = []
         inner = receiver
-        while isinstance(inner, (cst.Attribute, cst.Subscript)):
+        while type(inner) is cst.Attribute or type(inner) is cst.Subscript:
             steps.append(inner)
             inner = inner.value
         if not steps:
@@ -304,7 +326,7 @@ class _Walker(cst.CSTVisitor):
         # Find the model the chain starts at: the longest dotted prefix bound as a model.
         for i in range(len(steps), 0, -1):
             head = steps[i - 1]
-            if isinstance(head, cst.Attribute) and dotted_name(head) in self.bindings.roles:
+            if type(head) is cst.Attribute and dotted_name(head) in self.bindings.roles:
                 if self.bindings.roles[dotted_name(head)] == "model":
                     return self._path_role(steps[: i - 1])
                 return None
@@ -317,17 +339,27 @@ class _Walker(cst.CSTVisitor):
         output, or something that is not nnsight's (`model.tokenizer.decode`)."""
         path = list(reversed(steps))  # innermost first
         first = path[0] if path else None
-        if not from_envoy and isinstance(first, cst.Attribute) and first.attr.value in self.model_members:
+        if not from_envoy and type(first) is cst.Attribute and first.attr.value in self.model_members:
             return None
         for step in path:
-            if isinstance(step, cst.Attribute) and step.attr.value in _ACCESSES:
+            if type(step) is cst.Attribute and step.attr.value in _ACCESSES:
                 return "output" if step is path[-1] else None
         return "envoy"
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def call(self, node: cst.Call) -> None:
+        self.keywords(node)
+        self.walk_children(node)
+        # The member a call calls: the member use's `call`.
+        if type(node.func) is cst.Attribute:
+            for use in reversed(self.uses):
+                if use.attribute is node.func and use.kind == "member":
+                    use.call = node
+                    break
+
+    def keywords(self, node: cst.Call) -> None:
         func = node.func
         call = None
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             role = self.role(func.value)
             attr = func.attr.value
             if role == "model" and attr in ROLE_CALLS:
@@ -343,17 +375,9 @@ class _Walker(cst.CSTVisitor):
             if arg.keyword is not None:
                 self.emit(ApiUse("keyword", arg.keyword.value, arg, role=call, call=node))
 
-    def leave_Call(self, node: cst.Call) -> None:
-        # The member a call calls: the member use's `call`.
-        if isinstance(node.func, cst.Attribute):
-            for use in reversed(self.uses):
-                if use.attribute is node.func and use.kind == "member":
-                    use.call = node
-                    break
-
 
 def api_uses(model: FileModel, model_members: Set[str]) -> List[ApiUse]:
     """Every use of nnsight's API by name in the file, in source order."""
     walker = _Walker(_bindings(model), model_members)
-    model.module.visit(walker)
+    walker.walk(model.module)
     return walker.uses

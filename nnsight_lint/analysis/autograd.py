@@ -33,7 +33,7 @@ Env = Dict[str, FrozenSet[Origin]]
 def grad_mode(node: cst.CSTNode, scope: Scope) -> Optional[str]:
     """"no_grad" / "inference_mode" for a call or decorator that turns gradients off, "enable_grad"
     for one that turns them back on (`torch.enable_grad()`, `torch.set_grad_enabled(True)`)."""
-    call = node if isinstance(node, cst.Call) else None
+    call = node if type(node) is cst.Call else None
     name = scope.qualified(call.func if call else node) or ""
     if disables_grad(node, scope):
         return "inference_mode" if name.endswith("inference_mode") else "no_grad"
@@ -93,7 +93,7 @@ def bind(env: Env, target: cst.CSTNode, value: cst.CSTNode, origins, loops) -> N
 
 def makes_leaf(value: cst.CSTNode) -> bool:
     """`x.detach().requires_grad_()`, `torch.ones(..., requires_grad=True)`, `nn.Parameter(...)`."""
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return False
     if call_attr(value) in ("requires_grad_", "Parameter"):
         return True
@@ -104,7 +104,7 @@ def makes_leaf(value: cst.CSTNode) -> bool:
 
 def disables_grad(node: cst.CSTNode, scope: Scope) -> bool:
     """`torch.no_grad()`, `torch.inference_mode()`, `torch.set_grad_enabled(False)` (or undecorated)."""
-    call = node if isinstance(node, cst.Call) else None
+    call = node if type(node) is cst.Call else None
     name = scope.qualified(call.func if call else node)
     if name == "torch.no_grad":
         return True
@@ -176,30 +176,30 @@ def truth(node, scope: Scope, depth: int = 0):
     """True/False for a literal (or a name bound once to one), None for None, MISSING, or "unknown"."""
     if node is MISSING:
         return MISSING
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         if node.value in ("True", "False"):
             return node.value == "True"
         if node.value == "None":
             return None
         bound = scope.literal(node.value)
         return truth(bound, scope, depth + 1) if bound is not None and depth < 4 else "unknown"
-    if isinstance(node, cst.Integer):
+    if type(node) is cst.Integer:
         return int(node.value, 0) != 0
     return "unknown"
 
 
 def literal_kwargs(node: cst.BaseExpression, scope: Scope) -> Optional[Dict[str, cst.BaseExpression]]:
     """`**kw` where `kw` is a dict literal or `dict(...)` call (bound once in scope): its items."""
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         node = scope.literal(node.value)
-    if isinstance(node, cst.Dict):
+    if type(node) is cst.Dict:
         items = {}
         for element in node.elements:
-            if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
+            if type(element) is not cst.DictElement or type(element.key) is not cst.SimpleString:
                 return None
             items[element.key.evaluated_value] = element.value
         return items
-    if isinstance(node, cst.Call) and dotted_name(node.func) == "dict":
+    if type(node) is cst.Call and dotted_name(node.func) == "dict":
         if any(arg.keyword is None for arg in node.args):
             return None
         return {arg.keyword.value: arg.value for arg in node.args}

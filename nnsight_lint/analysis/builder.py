@@ -105,7 +105,7 @@ class _Builder:
         key = id(function)
         if key not in self._scopes:
             params = [p.name.value for p in function_params(function)]
-            body = function.body.body if isinstance(function.body, cst.IndentedBlock) else [function.body]
+            body = function.body.body if type(function.body) is cst.IndentedBlock else [function.body]
             parent = self._defining.get(key)
             inherited = methods if methods is not None else (parent.methods if parent else None)
             self._scopes[key] = self.scope_of(body, parent, params, inherited)
@@ -117,7 +117,7 @@ class _Builder:
             attr = call_attr(item.item)
             if attr in self.trace_names and not self.is_lookalike(item.item, scope):
                 return "trace", item
-            if attr == "generate" and isinstance(item.item.func, cst.Attribute):
+            if attr == "generate" and type(item.item.func) is cst.Attribute:
                 return "generate", item
         return None
 
@@ -172,8 +172,8 @@ class _Walker:
             node,
             kind=kind,
             call=call,
-            model=dotted_name(call.func.value) if isinstance(call.func, cst.Attribute) else None,
-            tracer=tracer.value if isinstance(tracer, cst.Name) else None,
+            model=dotted_name(call.func.value) if type(call.func) is cst.Attribute else None,
+            tracer=tracer.value if type(tracer) is cst.Name else None,
             has_input=has_input(call),
             grad_disabled=innermost_disabled(self.builder.without_grad),
             parent=self.trace,
@@ -193,11 +193,11 @@ class _Walker:
             if item is not opener:
                 walker.expr(item.item, inside)
             else:  # the model and the trace's own arguments are evaluated before it starts
-                if isinstance(call.func, cst.Attribute):
+                if type(call.func) is cst.Attribute:
                     self.expr(call.func.value, where)
                 for arg in call.args:
                     self.expr(arg.value, where)
-        if isinstance(tracer, cst.Name):
+        if type(tracer) is cst.Name:
             self.emit(EventKind.BIND, tracer, where, name=tracer.value, value=call, statement=opener)
         trace.file = self.builder.model
         self.builder.model.traces.append(trace)
@@ -232,19 +232,19 @@ class _Walker:
 
     def statement(self, node: cst.CSTNode, where: Where) -> None:
         self.builder.within = node
-        if isinstance(node, cst.SimpleStatementLine):
+        if type(node) is cst.SimpleStatementLine:
             for small in node.body:
                 self.builder.within = small
                 self.small_statement(small, where)
-        elif isinstance(node, cst.With):
+        elif type(node) is cst.With:
             self.with_statement(node, where)
-        elif isinstance(node, cst.If):
+        elif type(node) is cst.If:
             self.if_chain(node, where)
         elif isinstance(node, (cst.For, cst.While)):
             self.loop(node, where)
         elif isinstance(node, (cst.Try, cst.TryStar)):
             self.try_statement(node, where)
-        elif isinstance(node, cst.Match):
+        elif type(node) is cst.Match:
             self.expr(node.subject, where)
             for arm, case in enumerate(node.cases):
                 inside = _in_arm(where, node, arm)
@@ -253,14 +253,14 @@ class _Walker:
                 if case.guard is not None:
                     self.expr(case.guard, inside)
                 self.block(body_of(case), inside)
-        elif isinstance(node, cst.FunctionDef):
+        elif type(node) is cst.FunctionDef:
             self.bind_name(node.name, None, where, node, False)  # `def h():` rebinds `h`
             if self.trace is None:  # inside a trace a definition runs nothing: calls are inlined
                 self.function(node, where, self.builder.function_scope(node))
-        elif isinstance(node, cst.ClassDef):
+        elif type(node) is cst.ClassDef:
             self.bind_name(node.name, None, where, node, False)
             if self.trace is None:
-                methods = {s.name.value: s for s in body_of(node) if isinstance(s, cst.FunctionDef)}
+                methods = {s.name.value: s for s in body_of(node) if type(s) is cst.FunctionDef}
                 for method in methods.values():
                     self.builder._defining[id(method)] = where.scope
                     self.function(method, where, self.builder.function_scope(method, methods))
@@ -298,7 +298,7 @@ class _Walker:
             if self.trace is not None:
                 origins = self.origins(node.value, where) | self.origins(node.target, where)
                 bind(self.env, node.target, node.value, origins, where.loops)
-            if isinstance(node.target, cst.Name):
+            if type(node.target) is cst.Name:
                 from_model = self.from_model(value_events) or node.target.value in self._derived
                 self.bind_name(node.target, node.value, where, node, from_model)
         elif kind is cst.Return:
@@ -309,12 +309,12 @@ class _Walker:
             for name in _names_in(node.target):
                 self.emit(EventKind.DELETE, name, where, name=name.value)
         elif kind is cst.Import or kind is cst.ImportFrom:
-            if not isinstance(node.names, cst.ImportStar):
+            if type(node.names) is not cst.ImportStar:
                 for alias in node.names:
                     bound = alias.asname.name if alias.asname is not None else alias.name
-                    while isinstance(bound, cst.Attribute):  # `import a.b` binds `a`
+                    while type(bound) is cst.Attribute:  # `import a.b` binds `a`
                         bound = bound.value
-                    if isinstance(bound, cst.Name):
+                    if type(bound) is cst.Name:
                         self.emit(EventKind.BIND, bound, where, name=bound.value, statement=node)
         elif kind is cst.Global or kind is cst.Nonlocal:
             return
@@ -366,7 +366,7 @@ class _Walker:
         for item in node.items:
             value = item.item
             attr = call_attr(value)
-            if self.trace is None and attr == "session" and isinstance(value.func, cst.Attribute):
+            if self.trace is None and attr == "session" and type(value.func) is cst.Attribute:
                 session = Session(node, next(self.builder.order), call=value, file=self.builder.model)
                 self.builder.model.sessions.append(session)
                 self.expr(value, where)
@@ -380,7 +380,7 @@ class _Walker:
             mode = grad_mode(value, where.scope)
             if self.trace is None:
                 disabled = mode or disabled
-                if isinstance(value, cst.Call) and backward_kind(value, where.scope):
+                if type(value) is cst.Call and backward_kind(value, where.scope):
                     inner = replace(inner, backward=node)  # a standalone `with loss.backward():`
             elif attr == "invoke":
                 index = next(self._invokes)
@@ -388,7 +388,7 @@ class _Walker:
                 self.trace.invokes.append(Invoke(node, value, index, has_input(value), where))
                 inner = replace(inner, invoke=index, iter=None)
                 boundary = True
-            elif isinstance(value, cst.Call) and backward_kind(value, where.scope):
+            elif type(value) is cst.Call and backward_kind(value, where.scope):
                 inner = replace(inner, backward=node)
                 self.trace.backward_blocks.append(node)
             elif mode:
@@ -427,7 +427,7 @@ class _Walker:
         arm = 0
         branch: Optional[cst.CSTNode] = node
         while branch is not None:
-            if isinstance(branch, cst.If):
+            if type(branch) is cst.If:
                 self.builder.within = branch
                 self.expr(branch.test, _in_arm(where, node, arm))
                 self.block(body_of(branch), _in_arm(where, node, arm))
@@ -439,7 +439,7 @@ class _Walker:
 
     def loop(self, node, where: Where) -> None:
         inside = replace(where, loops=where.loops + (id(node),))
-        if isinstance(node, cst.For):
+        if type(node) is cst.For:
             value_events = len(self.builder.model.events)
             self.expr(node.iter, where)
             if self.trace is not None:
@@ -472,7 +472,7 @@ class _Walker:
 
     def name_submodule(self, target: cst.CSTNode, path: Optional[Tuple[object, ...]]) -> None:
         """Remember (or forget) that a name stands for a submodule, so `name.output` is placed right."""
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             if path is None:
                 self._submodules.pop(target.value, None)
             else:
@@ -480,7 +480,7 @@ class _Walker:
 
     def name_root(self, target: cst.CSTNode, value: cst.CSTNode) -> None:
         """Outside traces: remember the model a name's chain of attributes and indices starts at."""
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             root = value
             while type(root) in (cst.Attribute, cst.Subscript):
                 root = root.value
@@ -491,14 +491,14 @@ class _Walker:
 
     def name_item(self, target: cst.CSTNode, iterated: cst.BaseExpression) -> None:
         """`for layer in model.transformer.h` (a loop or a comprehension): `layer` is a submodule."""
-        if call_attr(iterated) == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+        if call_attr(iterated) == "enumerate" and type(target) is cst.Tuple and len(target.elements) == 2:
             target = target.elements[1].value
         path = iterated_module_path(iterated, self._submodules)
         self.name_submodule(target, path)
         self.name_model(target, path is not None and self.rooted(unwrap_iteration(iterated)))
 
     def name_model(self, target: cst.CSTNode, is_model: bool) -> None:
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             if is_model:
                 self._model_names.add(target.value)
             else:
@@ -582,7 +582,7 @@ class _Walker:
         if kind is cst.NamedExpr:
             value_events = len(self.builder.model.events)
             self.expr(node.value, where)
-            if isinstance(node.target, cst.Name):
+            if type(node.target) is cst.Name:
                 if self.trace is not None:
                     bind(self.env, node.target, node.value, self.origins(node.value, where), where.loops)
                 self.bind_name(node.target, node.value, where, node, self.from_model(value_events))
@@ -597,7 +597,7 @@ class _Walker:
         called, mostly right where it is written (a `key=`, a callback), so they count as read here."""
         params = node.params
         every = [*params.posonly_params, *params.params, *params.kwonly_params]
-        every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+        every += [p for p in (params.star_arg, params.star_kwarg) if type(p) is cst.Param]
         for param in every:
             if param.default is not None:
                 self.expr(param.default, where)
@@ -660,7 +660,7 @@ class _Walker:
     def record(self, call: cst.Call, kind: CallKind, where: Where) -> None:
         loss = loss_expression(call, kind)
         origins = self.origins(loss, where) if loss is not None else frozenset({TRACE})
-        name = call.func.attr if isinstance(call.func, cst.Attribute) else call.func
+        name = call.func.attr if type(call.func) is cst.Attribute else call.func
         self.trace.backwards.append(
             BackwardCall(
                 call=call,
@@ -690,7 +690,7 @@ class _Walker:
         self._model_names = {k for k in outer_models if k not in scope.literals}
         self._derived = {k for k in outer_derived if k not in scope.literals}
         positional = [p for p in params if p.star not in ("*", "**")]
-        if isinstance(call.func, cst.Attribute) and positional and positional[0].name.value == "self":
+        if type(call.func) is cst.Attribute and positional and positional[0].name.value == "self":
             positional = positional[1:]
         by_name = {p.name.value for p in params}
         bound = list(zip((p.name.value for p in positional), (a for a in call.args if a.keyword is None and not a.star)))
@@ -724,11 +724,11 @@ class _Walker:
 
 
 def _names_in(target: cst.CSTNode) -> List[cst.Name]:
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return [target]
     if isinstance(target, (cst.Tuple, cst.List)):
         return [n for element in target.elements for n in _names_in(element.value)]
-    if isinstance(target, cst.StarredElement):
+    if type(target) is cst.StarredElement:
         return _names_in(target.value)
     return []
 
@@ -744,9 +744,9 @@ def _captures(pattern: cst.MatchPattern) -> List[cst.Name]:
         if kind is cst.MatchValue or kind is cst.MatchSingleton:
             continue  # a value compared, not bound (`case Color.RED:`)
         if kind is cst.MatchAs or kind is cst.MatchStar:
-            if isinstance(node.name, cst.Name):
+            if type(node.name) is cst.Name:
                 found.append(node.name)
-        elif kind is cst.MatchMapping and isinstance(node.rest, cst.Name):
+        elif kind is cst.MatchMapping and type(node.rest) is cst.Name:
             found.append(node.rest)
         stack.extend(reversed([c for c in every_child(node) if isinstance(c, cst.CSTNode) and type(c) is not cst.Name]))
     return found

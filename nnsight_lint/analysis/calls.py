@@ -28,19 +28,19 @@ def lookalike_classes(module: cst.Module, trace_names: FrozenSet[str]) -> Frozen
     """Top-level classes of the file whose `trace` method is a context manager of the file's own:
     a plain `contextlib.contextmanager`, or a method that returns `self` (the class defines
     `__enter__`) or an instance of a class of the file that defines `__enter__`."""
-    classes = {s.name.value: s for s in module.body if isinstance(s, cst.ClassDef)}
+    classes = {s.name.value: s for s in module.body if type(s) is cst.ClassDef}
     managers = {name for name, c in classes.items() if any(
-        isinstance(m, cst.FunctionDef) and m.name.value == "__enter__" for m in body_of(c))}
+        type(m) is cst.FunctionDef and m.name.value == "__enter__" for m in body_of(c))}
     found = set()
     for name, statement in classes.items():
         for method in body_of(statement):
-            if not isinstance(method, cst.FunctionDef) or method.name.value not in trace_names:
+            if type(method) is not cst.FunctionDef or method.name.value not in trace_names:
                 continue
             if any((dotted_name(d.decorator) or "").endswith("contextmanager") for d in method.decorators):
                 found.add(name)
             elif _returns_only(method, lambda value: (
-                    isinstance(value, cst.Name) and value.value == "self" and name in managers
-                    or isinstance(value, cst.Call) and dotted_name(value.func) in managers)):
+                    type(value) is cst.Name and value.value == "self" and name in managers
+                    or type(value) is cst.Call and dotted_name(value.func) in managers)):
                 found.add(name)
     return frozenset(found)
 
@@ -53,7 +53,7 @@ def _returns_only(method: cst.FunctionDef, test) -> bool:
         node = stack.pop()
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
-        if isinstance(node, cst.Return):
+        if type(node) is cst.Return:
             returns.append(node.value)
         stack.extend(children(node))
     return bool(returns) and all(value is not None and test(value) for value in returns)
@@ -81,7 +81,7 @@ def iter_bound(node: cst.CSTNode, trace: Optional[Trace]) -> Optional[Tri]:
         if len(node.slice) != 1:
             return Tri.UNKNOWN
         index = node.slice[0].slice
-        if isinstance(index, cst.Slice):
+        if type(index) is cst.Slice:
             return Tri.NO if index.upper is None else Tri.YES
         return Tri.YES
     if kind is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "all" and not node.args:
@@ -93,19 +93,19 @@ def iter_bound(node: cst.CSTNode, trace: Optional[Trace]) -> Optional[Tri]:
 
 def call_attr(node: cst.CSTNode) -> Optional[str]:
     """`name` for a call `<anything>.name(...)` or `name(...)`."""
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return None
-    if isinstance(node.func, cst.Attribute):
+    if type(node.func) is cst.Attribute:
         return node.func.attr.value
-    if isinstance(node.func, cst.Name):
+    if type(node.func) is cst.Name:
         return node.func.value
     return None
 
 
 def helper_for(call: cst.Call, scope: Scope) -> Optional[cst.FunctionDef]:
-    if isinstance(call.func, cst.Name):
+    if type(call.func) is cst.Name:
         return scope.function(call.func.value)
-    if isinstance(call.func, cst.Attribute) and dotted_name(call.func.value) == "self":
+    if type(call.func) is cst.Attribute and dotted_name(call.func.value) == "self":
         scope_ = scope
         while scope_ is not None:
             if call.func.attr.value in scope_.methods:
@@ -127,19 +127,19 @@ def empty_input(call: cst.Call) -> Optional[cst.BaseExpression]:
     if _empty_string(value):
         return value
     if isinstance(value, (cst.List, cst.Tuple)) and all(
-        not isinstance(e, cst.StarredElement) and _empty_string(e.value) for e in value.elements
+        type(e) is not cst.StarredElement and _empty_string(e.value) for e in value.elements
     ):
         return value
     return None
 
 
 def _empty_string(node: cst.CSTNode) -> bool:
-    return isinstance(node, cst.SimpleString) and node.evaluated_value in ("", b"")
+    return type(node) is cst.SimpleString and node.evaluated_value in ("", b"")
 
 
 def literal_int(node: Optional[cst.CSTNode]) -> Optional[int]:
     """`3` -> 3; None for anything but a non-negative integer literal."""
-    if isinstance(node, cst.Integer):
+    if type(node) is cst.Integer:
         return int(node.value, 0)
     return None
 
@@ -162,8 +162,8 @@ def iter_first_step(node: cst.CSTNode) -> Optional[Tuple[int, cst.CSTNode]]:
     if len(node.slice) != 1:
         return None
     index = node.slice[0].slice
-    if isinstance(index, cst.Slice):
+    if type(index) is cst.Slice:
         start = literal_int(index.lower)
         return None if start is None else (start, index)
-    start = literal_int(index.value) if isinstance(index, cst.Index) else None
+    start = literal_int(index.value) if type(index) is cst.Index else None
     return None if start is None else (start, index)

@@ -52,7 +52,7 @@ def _names(node: Optional[cst.BaseExpression]) -> Optional[frozenset]:
     """The last segments of the exception names an expression lists; None: anything."""
     if node is None:
         return None
-    if isinstance(node, cst.Tuple):
+    if type(node) is cst.Tuple:
         found = frozenset()
         for element in node.elements:
             inner = _names(element.value)
@@ -77,7 +77,7 @@ def _caught(handlers) -> Optional[frozenset]:
 def _raises(item: cst.BaseExpression):
     """For `pytest.raises(X, ...)` (or `raises(X)`, `self.assertRaises(X)`): the names X lists; False
     when the item is not such a call."""
-    if not isinstance(item, cst.Call):
+    if type(item) is not cst.Call:
         return False
     callee = dotted_name(item.func) or ""
     if callee.rsplit(".", 1)[-1] not in ("raises", "assertRaises", "assertRaisesRegex"):

@@ -49,7 +49,7 @@ def context_scope(model: FileModel, context: Context) -> Optional[object]:
 
 
 def is_comprehension_target(event: Event) -> bool:
-    return event.kind is EventKind.BIND and isinstance(event.statement, cst.CompFor)
+    return event.kind is EventKind.BIND and type(event.statement) is cst.CompFor
 
 
 def own_name_events(model: FileModel, scope: object, since: int, until: Optional[int] = None) -> Iterator[Event]:
@@ -79,7 +79,7 @@ def saved_names(model: FileModel, start: int, end: int) -> Dict[str, List[int]]:
     """Names saved by a `x.save()` / `nnsight.save(x)` whose argument is the bare name: name -> orders."""
     saves = getattr(model, "_flow_saves", None)
     if saves is None:
-        saves = [e for e in model.events if e.kind is EventKind.SAVE and isinstance(e.base, cst.Name)]
+        saves = [e for e in model.events if e.kind is EventKind.SAVE and type(e.base) is cst.Name]
         model._flow_saves = saves
     orders = [e.order for e in saves]
     found: Dict[str, List[int]] = {}
@@ -185,7 +185,7 @@ def saved_binding(model: FileModel, name: str, read: Event) -> Optional[Event]:
 def _saves(model: FileModel) -> List[Event]:
     saves = getattr(model, "_flow_saves", None)
     if saves is None:
-        saves = [e for e in model.events if e.kind is EventKind.SAVE and isinstance(e.base, cst.Name)]
+        saves = [e for e in model.events if e.kind is EventKind.SAVE and type(e.base) is cst.Name]
         model._flow_saves = saves
     return saves
 
@@ -225,12 +225,12 @@ def containers_of_saves(module: cst.Module) -> FrozenSet[str]:
     from nnsight_lint.analysis.scope import dotted_name
 
     def is_save(node: cst.CSTNode) -> bool:
-        if not isinstance(node, cst.Call):
+        if type(node) is not cst.Call:
             return False
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "save":
+        if type(func) is cst.Attribute and func.attr.value == "save":
             return not node.args or dotted_name(func.value) == "nnsight"
-        return isinstance(func, cst.Name) and func.value == "save"
+        return type(func) is cst.Name and func.value == "save"
 
     holders: set = set()
     mixed: set = set()
@@ -239,15 +239,15 @@ def containers_of_saves(module: cst.Module) -> FrozenSet[str]:
         def visit_Assign(self, node: cst.Assign) -> None:
             for target in node.targets:
                 t = target.target
-                if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name):
+                if type(t) is cst.Subscript and type(t.value) is cst.Name:
                     (holders if is_save(node.value) else mixed).add(t.value.value)
-                elif isinstance(t, cst.Name) and is_save(node.value):
+                elif type(t) is cst.Name and is_save(node.value):
                     holders.add(t.value)
 
         def visit_Call(self, node: cst.Call) -> None:
             func = node.func
-            if (isinstance(func, cst.Attribute) and func.attr.value in ("append", "insert", "extend")
-                    and isinstance(func.value, cst.Name) and node.args):
+            if (type(func) is cst.Attribute and func.attr.value in ("append", "insert", "extend")
+                    and type(func.value) is cst.Name and node.args):
                 saved = func.attr.value == "append" and is_save(node.args[0].value)
                 (holders if saved else mixed).add(func.value.value)
 

@@ -12,7 +12,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from nnsight_lint.analysis.model import Event, EventKind, FileModel
-from nnsight_lint.analysis.models import literal
+from nnsight_lint.analysis.literals import literal
 from nnsight_lint.analysis.scope import dotted_name
 
 _LAYER_COUNTS = frozenset({"n_layer", "n_layers", "num_hidden_layers", "num_layers"})

@@ -56,8 +56,8 @@ def _targets(loop: cst.For, name: cst.Name) -> bool:
     if target is name:
         return True
     return (
-        isinstance(target, cst.Tuple) and len(target.elements) == 2 and target.elements[1].value is name
-        and isinstance(loop.iter, cst.Call) and isinstance(loop.iter.func, cst.Name)
+        type(target) is cst.Tuple and len(target.elements) == 2 and target.elements[1].value is name
+        and type(loop.iter) is cst.Call and type(loop.iter.func) is cst.Name
         and loop.iter.func.value == "enumerate"
     )
 

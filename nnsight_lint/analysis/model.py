@@ -299,6 +299,15 @@ class FileModel:
             self._guards = Guards(self.module)
         return self._guards.guarded(node)
 
+    def in_version_branch(self, node: cst.CSTNode) -> bool:
+        """Is `node` in an arm of an `if` that tests a version (`analysis.guards`): written for the
+        releases the test picks, whatever release the project targets?"""
+        if self._guards is None:
+            from nnsight_lint.analysis.guards import Guards
+
+            self._guards = Guards(self.module)
+        return self._guards.in_version_branch(node)
+
     def trace_events(self, trace: Trace) -> List[Event]:
         """The events that run in `trace` (indexed on first use: rules ask once per trace)."""
         if self._by_trace is None or self._indexed != len(self.events):

@@ -39,7 +39,7 @@ def context_blocks(module: cst.Module, span) -> List[Tuple[object, object]]:
         def visit_With(self, node: cst.With) -> None:
             for item in node.items:
                 call = item.item
-                if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and (
+                if type(call) is cst.Call and type(call.func) is cst.Attribute and (
                     call.func.attr.value in CONTEXT_METHODS
                 ):
                     blocks.append(span(node.body))

@@ -27,7 +27,7 @@ def is_access(node: cst.CSTNode) -> bool:
 
 
 def unwrap_iteration(node: cst.CSTNode) -> cst.CSTNode:
-    if isinstance(node, cst.Call) and dotted_name(node.func) in ("enumerate", "reversed") and node.args:
+    if type(node) is cst.Call and dotted_name(node.func) in ("enumerate", "reversed") and node.args:
         return node.args[0].value
     return node
 
@@ -41,16 +41,16 @@ def module_path(node: cst.CSTNode, submodules: Dict[str, Tuple[object, ...]]) ->
     path: List[object] = []
     value = node
     while True:
-        if isinstance(value, cst.Attribute):
+        if type(value) is cst.Attribute:
             if value.attr.value in ACCESS_KIND:
                 return None
             path.append(value.attr.value)
             value = value.value
-        elif isinstance(value, cst.Subscript):
+        elif type(value) is cst.Subscript:
             index = value.slice[0].slice if len(value.slice) == 1 else None
-            path.append(literal_index(index.value) if isinstance(index, cst.Index) else "?")
+            path.append(literal_index(index.value) if type(index) is cst.Index else "?")
             value = value.value
-        elif isinstance(value, cst.Name):
+        elif type(value) is cst.Name:
             return submodules.get(value.value, ()) + tuple(reversed(path))
         else:
             return None
@@ -58,16 +58,16 @@ def module_path(node: cst.CSTNode, submodules: Dict[str, Tuple[object, ...]]) ->
 
 def literal_index(node: cst.CSTNode) -> object:
     """`3` -> 3, `-1` -> -1; "?" for anything else."""
-    if isinstance(node, cst.Integer):
+    if type(node) is cst.Integer:
         return int(node.value, 0)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, cst.Integer):
+    if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus and type(node.expression) is cst.Integer:
         return -int(node.expression.value, 0)
     return "?"
 
 
 def iterated_module_path(node: cst.CSTNode, submodules) -> Optional[Tuple[object, ...]]:
     """`for layer in model.transformer.h` (or `enumerate(...)` of it): one item of a module list."""
-    if isinstance(node, cst.Call) and dotted_name(node.func) in ("enumerate", "reversed") and node.args:
+    if type(node) is cst.Call and dotted_name(node.func) in ("enumerate", "reversed") and node.args:
         node = node.args[0].value
     path = module_path(node, submodules)
     return None if path is None else path + ("?",)

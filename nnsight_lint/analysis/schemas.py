@@ -2,7 +2,7 @@
 input structures, forward order) for the targeted transformers, and module paths of the file
 walked on it.
 
-`known_model(trace, models, transformers_version)` gives a `Known` only when the model is resolved
+`known_model(trace, settings)` gives a `Known` only when the model is resolved
 (`analysis/models.py`) to something the bundled knowledge (`knowledge/models.py`) has a schema for:
 an id or path with a config, a config class with literal arguments, or a receiver the
 `[tool.nnsight-lint.models]` setting names. Everything else is unknown, and rules stay silent.
@@ -11,11 +11,13 @@ The knowledge is imported here, on first use: it is stdlib only.
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from nnsight_lint.analysis.model import Trace
 from nnsight_lint.analysis.models import ModelRef
+from nnsight_lint.sources import reads
 
 _CAUSAL_LM = ("AutoModelForCausalLM", None)
 _TEXT_TASKS = (None, "text-generation")
@@ -41,24 +43,42 @@ class Known:
         return f"transformers {self.transformers}"
 
 
-_CACHE: Dict[tuple, Optional[Known]] = {}
+# (what the receiver is, the setting, the release) -> (the Known, the files its config came from or
+# was looked for in): reused only while those files are as they were (`sources/reads.py`).
+_CACHE: Dict[tuple, Tuple[Optional[Known], reads.Reads]] = {}
 
 
-def known_model(trace: Trace, models: Mapping[str, str] = {}, transformers_version: Optional[str] = None) -> Optional[Known]:
-    """The schema of the model `trace` runs on, or None when the source (and the setting) do not say."""
+def known_model(trace: Trace, asked=None) -> Optional[Known]:
+    """The schema of the model `trace` runs on, or None when the source (and the settings) do not say.
+
+    `asked` holds the settings the model knowledge reads (a `LintOptions` or a `RuleContext`; None:
+    the defaults): `models` (`[tool.nnsight-lint.models]`), `transformers_version`, and
+    `live_schemas`: an architecture the bundled table lacks is measured on the installed torch +
+    transformers (`knowledge/extract.py`), except in a pre-commit hook."""
+    models = getattr(asked, "models", None) or {}
+    transformers_version = getattr(asked, "transformers_version", None)
+    live = getattr(asked, "live_schemas", False)
     ref = trace.model_ref
     receiver = trace.model
     if receiver is None:
         return None
-    key = (ref.identity() if ref is not None else None, receiver, tuple(sorted(models.items())), transformers_version)
-    if key not in _CACHE:
-        if len(_CACHE) > 256:
-            _CACHE.clear()
-        _CACHE[key] = _known(ref, receiver, models, transformers_version)
-    return _CACHE[key]
+    live = live and not os.environ.get("PRE_COMMIT")  # pre-commit sets it for its hooks: never there
+    key = (ref.identity() if ref is not None else None, receiver, tuple(sorted(models.items())), transformers_version,
+           live)
+    cached = _CACHE.get(key)
+    if cached is not None and reads.unchanged(cached[1]):
+        reads.replay(cached[1])
+        return cached[0]
+    if len(_CACHE) > 256:
+        _CACHE.clear()
+    with reads.recording() as read:
+        known = _known(ref, receiver, models, transformers_version, live)
+    _CACHE[key] = (known, reads.frozen(read))
+    return known
 
 
-def _known(ref: Optional[ModelRef], receiver: str, models: Mapping[str, str], version: Optional[str]) -> Optional[Known]:
+def _known(ref: Optional[ModelRef], receiver: str, models: Mapping[str, str], version: Optional[str],
+           live: bool) -> Optional[Known]:
     from nnsight_lint.knowledge import models as knowledge
 
     config = None
@@ -80,6 +100,10 @@ def _known(ref: Optional[ModelRef], receiver: str, models: Mapping[str, str], ve
     if config is None:
         return None
     schema = knowledge.schema_for(config, version)
+    if schema is None and live:
+        from nnsight_lint.knowledge import extract  # torch and transformers, only when it measures
+
+        schema = extract.live_schema(config, transformers_version=version)
     if schema is None:
         return None
     if ref is not None and ref.model_class not in _CAUSAL_LM and ref.model_class != schema.root.type:
@@ -233,7 +257,7 @@ def _template_paths(known: Known) -> List[Tuple[object, ...]]:
     return found
 
 
-def module_events(model, models: Mapping[str, str] = {}, transformers_version: Optional[str] = None):
+def module_events(model, asked=None):
     """(event, known model, path relative to the model) for every module access (`.output`,
     `.input`, `.inputs`) and `.grad` read inside a trace whose model is known."""
     from nnsight_lint.analysis.model import EventKind
@@ -246,7 +270,7 @@ def module_events(model, models: Mapping[str, str] = {}, transformers_version: O
         if trace is None or not event.rooted or event.path is None:
             continue
         if id(trace) not in known:
-            known[id(trace)] = known_model(trace, models, transformers_version)
+            known[id(trace)] = known_model(trace, asked)
         found = known[id(trace)]
         if found is None:
             continue

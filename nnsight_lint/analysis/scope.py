@@ -16,9 +16,9 @@ _UNSET = object()
 
 def dotted_name(node: cst.BaseExpression) -> Optional[str]:
     """`a.b.c` as a string, or None when the expression is not a plain dotted name."""
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return node.value
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         head = dotted_name(node.value)
         return f"{head}.{node.attr.value}" if head else None
     return None
@@ -78,7 +78,7 @@ def backward_kind(call: cst.Call, scope: Scope) -> Optional[CallKind]:
         return CallKind.AUTOGRAD_GRAD
     if qualified == "torch.autograd.backward":
         return CallKind.AUTOGRAD_BACKWARD
-    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "backward":
+    if type(call.func) is cst.Attribute and call.func.attr.value == "backward":
         return CallKind.TENSOR_BACKWARD
     return None
 
@@ -90,17 +90,17 @@ class _ScopeCollector:
         self.scope = scope
 
     def statement(self, node: cst.CSTNode) -> None:
-        if isinstance(node, cst.SimpleStatementLine):
+        if type(node) is cst.SimpleStatementLine:
             for small in node.body:
                 self.small_statement(small)
         elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            if isinstance(node, cst.FunctionDef):
+            if type(node) is cst.FunctionDef:
                 self.scope.functions[node.name.value] = node
             self._bind(node.name.value, _UNSET)
         else:
-            if isinstance(node, cst.For):
+            if type(node) is cst.For:
                 self._bind_all(node.target)
-            elif isinstance(node, cst.With):
+            elif type(node) is cst.With:
                 for item in node.items:
                     if item.asname is not None:
                         self._bind_all(item.asname.name)
@@ -112,7 +112,7 @@ class _ScopeCollector:
                     self.statement(statement)
 
     def small_statement(self, node: cst.BaseSmallStatement) -> None:
-        if isinstance(node, cst.Import):
+        if type(node) is cst.Import:
             for alias in node.names:
                 full = dotted_name(alias.name)
                 if alias.asname is not None:
@@ -120,23 +120,23 @@ class _ScopeCollector:
                 else:
                     head = full.split(".")[0]
                     self.scope.imports[head] = head
-        elif isinstance(node, cst.ImportFrom):
-            if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+        elif type(node) is cst.ImportFrom:
+            if node.relative or node.module is None or type(node.names) is cst.ImportStar:
                 return
             module = dotted_name(node.module)
             for alias in node.names:
                 local = alias.asname.name.value if alias.asname is not None else alias.name.value
                 self.scope.imports[local] = f"{module}.{dotted_name(alias.name)}"
-        elif isinstance(node, cst.Assign):
+        elif type(node) is cst.Assign:
             for target in node.targets:
-                if isinstance(target.target, cst.Name) and len(node.targets) == 1:
+                if type(target.target) is cst.Name and len(node.targets) == 1:
                     self._bind(target.target.value, node.value)
                 else:
                     self._bind_all(target.target)
-        elif isinstance(node, cst.AnnAssign):
-            if isinstance(node.target, cst.Name) and node.value is not None:
+        elif type(node) is cst.AnnAssign:
+            if type(node.target) is cst.Name and node.value is not None:
                 self._bind(node.target.value, node.value)
-        elif isinstance(node, cst.AugAssign):
+        elif type(node) is cst.AugAssign:
             self._bind_all(node.target)
 
     def _bind_all(self, target: cst.CSTNode) -> None:
@@ -148,11 +148,11 @@ class _ScopeCollector:
 
 
 def target_names(node: cst.CSTNode) -> List[str]:
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return [node.value]
     if isinstance(node, (cst.Tuple, cst.List)):
         return [name for element in node.elements for name in target_names(element.value)]
-    if isinstance(node, cst.StarredElement):
+    if type(node) is cst.StarredElement:
         return target_names(node.value)
     return []
 
@@ -170,7 +170,7 @@ def collect_scope(body: Sequence[cst.CSTNode], parent: Optional[Scope] = None, p
 def function_params(node: cst.FunctionDef) -> List[cst.Param]:
     params = node.params
     out = list(params.posonly_params) + list(params.params)
-    if isinstance(params.star_arg, cst.Param):
+    if type(params.star_arg) is cst.Param:
         out.append(params.star_arg)
     out += list(params.kwonly_params)
     if params.star_kwarg is not None:

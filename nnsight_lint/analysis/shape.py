@@ -17,7 +17,7 @@ _LOOPS = (cst.For, cst.While)
 
 def anchor(statement: cst.CSTNode) -> cst.CSTNode:
     """A node on the statement's first line: its first small statement, or the compound's header."""
-    if isinstance(statement, cst.SimpleStatementLine):
+    if type(statement) is cst.SimpleStatementLine:
         return statement.body[0]
     for header in ("target", "test", "items", "subject"):
         value = getattr(statement, header, None)
@@ -48,7 +48,7 @@ def breaks_out(loop: cst.CSTNode) -> bool:
     stack = list(body_of(loop)) if isinstance(loop, _LOOPS) else []
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Break):
+        if type(node) is cst.Break:
             return True
         if not isinstance(node, (*_LOOPS, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             stack.extend(children(node))
@@ -80,11 +80,11 @@ def sibling_orders(module: cst.Module) -> List[List[str]]:
     stack: List[cst.CSTNode] = [module]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Call) and (dotted_name(node.func) or "").endswith("OrderedDict"):
+        if type(node) is cst.Call and (dotted_name(node.func) or "").endswith("OrderedDict"):
             names = _ordered_dict_keys(node)
             if len(names) > 1:
                 orders.append(names)
-        elif isinstance(node, cst.FunctionDef) and node.name.value == "forward":
+        elif type(node) is cst.FunctionDef and node.name.value == "forward":
             calls: List[str] = []
             _self_calls(node.body, calls)
             if len(calls) > 1 and len(set(calls)) == len(calls):
@@ -100,7 +100,7 @@ def _ordered_dict_keys(call: cst.Call) -> List[str]:
         keys = []
         for element in call.args[0].value.elements:
             pair = element.value
-            if not (isinstance(pair, cst.Tuple) and pair.elements and isinstance(pair.elements[0].value, cst.SimpleString)):
+            if not (type(pair) is cst.Tuple and pair.elements and type(pair.elements[0].value) is cst.SimpleString):
                 return []
             keys.append(pair.elements[0].value.evaluated_value)
         return keys
@@ -111,7 +111,7 @@ def _self_calls(node: cst.CSTNode, calls: List[str]) -> None:
     """`self.<name>(...)` calls in evaluation order: arguments before the call they feed."""
     for child in children(node):
         _self_calls(child, calls)
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and dotted_name(node.func.value) == "self":
+    if type(node) is cst.Call and type(node.func) is cst.Attribute and dotted_name(node.func.value) == "self":
         calls.append(node.func.attr.value)
 
 

@@ -57,7 +57,7 @@ def _iterator_reason(iterated: cst.BaseExpression, target: cst.CSTNode, name: cs
     owner = iterated.func.value
     if method in _PASSED_THROUGH or (method in _TORCH_ITERATORS and _through_module(owner)):
         if method in _NAMED:  # `for name, m in x.named_modules()`: the module is the second item
-            if not (isinstance(target, cst.Tuple) and len(target.elements) == 2 and target.elements[1].value is name):
+            if not (type(target) is cst.Tuple and len(target.elements) == 2 and target.elements[1].value is name):
                 return None
         elif target is not name:
             return None

@@ -10,18 +10,22 @@ from typing import Dict, Iterator, List, Sequence, Set, Tuple
 
 import libcst as cst
 
-# Fields that hold layout (whitespace, punctuation) or names that are not variable references.
+# Fields that hold layout (whitespace, punctuation, blank lines, comments and line ends) or names
+# that are not variable references. A fifth of a tree's nodes are line ends and blank lines.
 _SKIPPED = {
     "lpar", "rpar", "lbracket", "rbracket", "lbrace", "rbrace", "comma", "dot", "equal", "colon",
     "semicolon", "operator", "keyword", "attr", "asynchronous",
+    "comment", "empty_lines", "first_line", "last_line", "footer", "header", "leading_lines",
+    "leading_whitespace", "lines_after_decorators", "newline", "trailing_whitespace",
 }
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
 # Exact-type tests: isinstance against libcst's abstract base classes is slow.
-_SEQUENCES = frozenset({tuple, list})
-_NOT_NODES = frozenset({type(None), str, bool, int, type(cst.MaybeSentinel.DEFAULT)})
+SEQUENCES = frozenset({tuple, list})
+NOT_NODES = frozenset({type(None), str, bool, int, type(cst.MaybeSentinel.DEFAULT)})
 
 
-def _fields(kind: type) -> Tuple[str, ...]:
+def code_fields(kind: type) -> Tuple[str, ...]:
+    """The fields of a node type that carry code (what `children` reads), in field order."""
     names = _FIELDS.get(kind)
     if names is None:
         names = tuple(
@@ -35,7 +39,7 @@ def _fields(kind: type) -> Tuple[str, ...]:
 
 def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The child nodes that carry code, in field order (source order for expressions)."""
-    return _in_fields(node, _fields(type(node)))
+    return _in_fields(node, code_fields(type(node)))
 
 
 _EVERY_FIELD: Dict[type, Tuple[str, ...]] = {}
@@ -52,20 +56,20 @@ def every_child(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 def _in_fields(node: cst.CSTNode, names: Tuple[str, ...]) -> Iterator[cst.CSTNode]:
     for name in names:
         value = getattr(node, name)
-        if type(value) in _SEQUENCES:
+        if type(value) in SEQUENCES:
             for item in value:
-                if type(item) not in _NOT_NODES:
+                if type(item) not in NOT_NODES:
                     yield item
-        elif type(value) not in _NOT_NODES:
+        elif type(value) not in NOT_NODES:
             yield value
 
 
 def body_of(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """The statements of a compound statement's (or an `else:`/`except:`/`case` arm's) body."""
     body = node.body
-    if isinstance(body, cst.IndentedBlock):
+    if type(body) is cst.IndentedBlock:
         return body.body
-    if isinstance(body, cst.SimpleStatementSuite):
+    if type(body) is cst.SimpleStatementSuite:
         return [cst.SimpleStatementLine(body=body.body)]
     return body if isinstance(body, Sequence) else [body]
 
@@ -73,10 +77,10 @@ def body_of(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
 def statement_blocks(node: cst.CSTNode) -> List[Sequence[cst.CSTNode]]:
     """The statement blocks directly inside a compound statement, in source order."""
     blocks: List[Sequence[cst.CSTNode]] = []
-    if isinstance(node, cst.If):
+    if type(node) is cst.If:
         blocks.append(body_of(node))
         if node.orelse is not None:
-            blocks.append([node.orelse] if isinstance(node.orelse, cst.If) else body_of(node.orelse))
+            blocks.append([node.orelse] if type(node.orelse) is cst.If else body_of(node.orelse))
     elif isinstance(node, (cst.For, cst.While, cst.With)):
         blocks.append(body_of(node))
         if getattr(node, "orelse", None) is not None:
@@ -87,7 +91,7 @@ def statement_blocks(node: cst.CSTNode) -> List[Sequence[cst.CSTNode]]:
         for part in (node.orelse, node.finalbody):
             if part is not None:
                 blocks.append(body_of(part))
-    elif isinstance(node, cst.Match):
+    elif type(node) is cst.Match:
         blocks.extend(body_of(case) for case in node.cases)
     return blocks
 

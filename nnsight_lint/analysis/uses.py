@@ -15,7 +15,7 @@ from typing import Dict, List, Optional
 import libcst as cst
 
 from nnsight_lint.analysis.model import Event, EventKind, FileModel
-from nnsight_lint.analysis.models import NOT_LITERAL, literal
+from nnsight_lint.analysis.literals import NOT_LITERAL, literal
 from nnsight_lint.analysis.tree import children
 
 _BODIES = frozenset({cst.IndentedBlock, cst.SimpleStatementSuite, cst.Else, cst.ExceptHandler, cst.Finally})
@@ -24,8 +24,10 @@ _NOT_TENSOR_ATTRIBUTES = frozenset({"save", "count", "index"})  # what a tuple (
 
 @dataclass(frozen=True)
 class Use:
-    """`kind`: "item" (an integer index `[k]`, `index` set), "tensor-index" (slices, several indices,
-    `...`, `None`), "unpack", "attribute" (`name`), "arith", "torch-call" (`name`: the callee).
+    """`kind`: "item" (an integer index `[k]`, `index` set), "slice" (one slice, `[1:]`: a tuple's
+    items or a tensor's rows), "tensor-index" (several indices, `...`, `None`), "unpack",
+    "attribute" (`name`), "arith" (not a tuple concatenation, `(t,) + x`), "torch-call" (`name`:
+    the callee).
     `node` is what a finding points at (the subscript, the attribute, the operation, the call);
     `store` says the use is an assignment target; `via` the name the value went through, if any."""
 
@@ -79,6 +81,8 @@ class Uses:
         if kind is cst.Subscript and parent.value is node:
             store = self._is_target(parent, top)
             elements = parent.slice
+            if len(elements) == 1 and type(elements[0].slice) is cst.Slice:
+                return Use("slice", parent, access, store=store, via=via)
             if len(elements) == 1 and type(elements[0].slice) is cst.Index:
                 value = literal(elements[0].slice.value)
                 if isinstance(value, int) and not isinstance(value, bool):
@@ -91,6 +95,9 @@ class Uses:
                 return None
             return Use("attribute", parent, access, name=parent.attr.value, via=via)
         if kind is cst.BinaryOperation or kind is cst.UnaryOperation:
+            if kind is cst.BinaryOperation and type(parent.operator) is cst.Add and cst.Tuple in (
+                    type(parent.left), type(parent.right)):
+                return None  # `(t,) + x`: joins tuples, the way nnsight's docs swap a block's first item
             return Use("arith", parent, access, via=via)
         if kind is cst.Arg and parent.value is node and parent.keyword is None and not parent.star:
             call = self.parent(parent, top)

@@ -30,6 +30,7 @@ class FileResult:
     diagnostics: List[Diagnostic] = field(default_factory=list)
     error: Optional[str] = None  # the file could not be read or checked
     hidden: int = 0  # findings not shown: the code shows their error on purpose (report-deliberate-errors)
+    reads: tuple = ()  # the other files the lint read, with their states (`sources/reads.py`)
 
 
 def read_source(path: str) -> Tuple[Optional[bytes], Optional[str]]:
@@ -92,9 +93,11 @@ def lint_text(source, path: str, options: LintOptions = DEFAULT_OPTIONS) -> File
     from nnsight_lint.engine.lint import counting_hidden
     from nnsight_lint.sources import source as sources
 
-    with counting_hidden() as hidden:
+    from nnsight_lint.sources import reads
+
+    with counting_hidden() as hidden, reads.recording() as read:
         diagnostics, error = sources.lint(source, path, options)  # a bug of ours hides no other file's findings
-    return FileResult(path, diagnostics, error, len(hidden))
+    return FileResult(path, diagnostics, error, len(hidden), reads.frozen(read))
 
 
 def fix_bytes(source: bytes, path: str, options: LintOptions = DEFAULT_OPTIONS, unsafe: bool = False) -> "FixResult":

@@ -202,7 +202,8 @@ def _check(args) -> int:
         key=lambda d: d.sort_key(),
     )
     errors = [r for r in results if r.error]
-    sys.stdout.write(_render(args, diagnostics, sources))
+    hidden = sum(r.hidden for r in results)
+    sys.stdout.write(_render(args, diagnostics, sources, hidden))
     if args.show_fixes:
         by_path = {}
         for d in diagnostics:
@@ -212,7 +213,6 @@ def _check(args) -> int:
     for result in errors:
         print(f"error: {result.path}: {result.error}", file=sys.stderr)
     if not args.quiet:
-        hidden = sum(r.hidden for r in results)
         fixable, unsafe_hidden = _fix_counts(diagnostics, args.unsafe_fixes)
         print(_summary(len(diagnostics), fixable, len(errors), hidden, unsafe_hidden, args.unsafe_fixes), file=sys.stderr)
         for note in _unpinned_legacy(diagnostics, resolver):
@@ -441,12 +441,14 @@ def _positive(text: str) -> int:
 
 
 
-def _render(args, diagnostics, sources=None) -> str:
+def _render(args, diagnostics, sources=None, hidden=None) -> str:
+    """`hidden`: findings not shown as deliberate demos (None: not counted, a `--fix` run)."""
     from nnsight_lint.doors import output
 
     if args.statistics:
-        return output.statistics(diagnostics, as_json_list=args.output_format == "json", unsafe=args.unsafe_fixes)
-    return output.render(args.output_format, diagnostics, sources, unsafe=args.unsafe_fixes)
+        return output.statistics(diagnostics, as_json_list=args.output_format == "json", unsafe=args.unsafe_fixes,
+                                 hidden=hidden)
+    return output.render(args.output_format, diagnostics, sources, unsafe=args.unsafe_fixes, hidden=hidden)
 
 
 def _fix_counts(diagnostics, unsafe: bool):
@@ -465,7 +467,7 @@ def _summary(found: int, fixable: int, unchecked: int = 0, hidden: int = 0, unsa
              unsafe: bool = False) -> str:
     """`hidden`: deliberate demos not shown; `unsafe_hidden`: unsafe fixes `--fix` leaves out until
     `--unsafe-fixes` is given (ruff's "hidden fixes"). `[*]` counts what `--fix` would apply."""
-    from nnsight_lint import messages
+    from nnsight_lint.doors import output
 
     if not found and not unchecked:
         text = "All checks passed."
@@ -474,7 +476,7 @@ def _summary(found: int, fixable: int, unchecked: int = 0, hidden: int = 0, unsa
     if unchecked:  # never "passed": the errors above name files that were not (fully) checked
         text += f" {unchecked} file{'s' if unchecked != 1 else ''} could not be checked."
     if hidden:  # "All checks passed." must not hide what was not shown
-        text += "\n" + messages.HIDDEN_DEMOS.format(count=hidden, s="s" if hidden != 1 else "")
+        text += "\n" + output.hidden_note(hidden)
     command = "nnsight-lint check --fix" + (" --unsafe-fixes" if unsafe else "")
     if fixable:
         text += f"\n[*] {fixable} fixable with `{command}`" + (f" ({_hidden(unsafe_hidden)})." if unsafe_hidden else ".")

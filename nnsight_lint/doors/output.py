@@ -1,8 +1,10 @@
 """Output formats. Each takes the diagnostics of a run and returns the text to print.
 
-Every format has the same signature, `format(diagnostics, sources=None)`: `sources` maps a path to
-its text when the file on disk is not what was checked (stdin); `full` reads the others itself.
-Positions stay 1-based everywhere, as the diagnostics hold them.
+Every format has the same signature, `format(diagnostics, sources=None, hidden=None)`: `sources` maps
+a path to its text when the file on disk is not what was checked (stdin); `full` reads the others
+itself. `hidden` is how many findings the run did not show as deliberate error demos (None: not
+counted, a `--fix` run): the payloads of `json`, `sarif` and `github` carry it, the text formats leave
+it to the summary on stderr. Positions stay 1-based everywhere, as the diagnostics hold them.
 """
 from __future__ import annotations
 
@@ -39,14 +41,14 @@ def _mark(d: Diagnostic, unsafe: bool) -> str:
     return " [*]" if fixable(d, unsafe) else ""
 
 
-def concise(diagnostics: List[Diagnostic], sources: Sources = None, unsafe: bool = False) -> str:
+def concise(diagnostics: List[Diagnostic], sources: Sources = None, unsafe: bool = False, hidden=None) -> str:
     return "".join(f"{location(d)}: {d.code}{_mark(d, unsafe)} {d.message}\n" for d in diagnostics)
 
 
 # --- full: the concise line, the source line with a caret, the fix, the explain pointer ---------
 
 
-def full(diagnostics: List[Diagnostic], sources: Sources = None, unsafe: bool = False) -> str:
+def full(diagnostics: List[Diagnostic], sources: Sources = None, unsafe: bool = False, hidden=None) -> str:
     stored = _Stored(sources)
     return "".join(_full_block(d, stored.lines(d), unsafe) for d in diagnostics)  # a notebook's: its cell's lines
 
@@ -120,7 +122,18 @@ def _point(position: Position) -> dict:
     return {"row": position.line, "column": position.column}
 
 
-def as_json(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
+def summary(diagnostics: Sequence[Diagnostic], hidden: Optional[int]) -> dict:
+    """What the JSON payloads say besides the findings: how many, and how many were not shown
+    because the code shows their error on purpose (None: not counted)."""
+    return {"found": len(diagnostics), "deliberate_demos_not_shown": hidden}
+
+
+def hidden_note(hidden: Optional[int]) -> Optional[str]:
+    """The line that says how many findings were not shown, or None when none were."""
+    return messages.HIDDEN_DEMOS.format(count=hidden, s="s" if hidden != 1 else "") if hidden else None
+
+
+def as_json(diagnostics: List[Diagnostic], sources: Sources = None, hidden: Optional[int] = None) -> str:
     items = []
     for d in diagnostics:
         fix = None
@@ -144,7 +157,8 @@ def as_json(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
         if d.cell is not None:
             item["cell"] = d.cell
         items.append(item)
-    return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+    payload = {"findings": items, "summary": summary(diagnostics, hidden)}
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
 
 
 # --- github: workflow commands, which Actions turns into annotations ----------------------------
@@ -158,7 +172,7 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
+def github(diagnostics: List[Diagnostic], sources: Sources = None, hidden: Optional[int] = None) -> str:
     out = []
     stored = _Stored(sources)
     for d in diagnostics:
@@ -169,6 +183,9 @@ def github(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
         ]
         props = ",".join(f"{key}={_escape_property(str(value))}" for key, value in properties)
         out.append(f"::error {props}::{_escape_data(stored.message(d))}\n")
+    note = hidden_note(hidden)
+    if note:  # a notice on the run: a clean log must not hide what was not shown
+        out.append(f"::notice title=nnsight-lint::{_escape_data(note)}\n")
     return "".join(out)
 
 
@@ -256,7 +273,7 @@ def _replacement(edit: Edit) -> dict:
     return replacement
 
 
-def sarif(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
+def sarif(diagnostics: List[Diagnostic], sources: Sources = None, hidden: Optional[int] = None) -> str:
     from nnsight_lint import rules
 
     codes = list(rules.RULES)
@@ -310,24 +327,29 @@ def sarif(diagnostics: List[Diagnostic], sources: Sources = None) -> str:
             }
         ],
     }
+    if hidden is not None:  # the run's property bag (SARIF 3.8): findings not shown as deliberate demos
+        log["runs"][0]["properties"] = {"deliberateDemosNotShown": hidden}
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
 
 
 FORMATS = {"concise": concise, "full": full, "json": as_json, "github": github, "sarif": sarif}
 
 
-def render(name: str, diagnostics: List[Diagnostic], sources: Sources = None, unsafe: bool = False) -> str:
+def render(name: str, diagnostics: List[Diagnostic], sources: Sources = None, unsafe: bool = False,
+           hidden: Optional[int] = None) -> str:
     """`unsafe`: `--unsafe-fixes` was given, so `[*]` marks unsafe fixes too (concise, full)."""
     if name in ("concise", "full"):
         return FORMATS[name](diagnostics, sources, unsafe)
-    return FORMATS[name](diagnostics, sources)
+    return FORMATS[name](diagnostics, sources, hidden)
 
 
 # --- --statistics ------------------------------------------------------------------------------
 
 
-def statistics(diagnostics: Sequence[Diagnostic], as_json_list: bool = False, unsafe: bool = False) -> str:
-    """How many findings per code, most frequent first; `[*]` when `--fix` fixes some of them."""
+def statistics(diagnostics: Sequence[Diagnostic], as_json_list: bool = False, unsafe: bool = False,
+               hidden: Optional[int] = None) -> str:
+    """How many findings per code, most frequent first; `[*]` when `--fix` fixes some of them. As
+    JSON, with the run's summary (`hidden`: see the module's docstring)."""
     from nnsight_lint import rules
 
     counts = Counter(d.code for d in diagnostics)
@@ -338,7 +360,7 @@ def statistics(diagnostics: Sequence[Diagnostic], as_json_list: bool = False, un
         items = [
             {"code": c, "name": names[c], "count": counts[c], "fixable": fixes[c]} for c in order
         ]
-        return json.dumps(items, indent=2) + "\n"
+        return json.dumps({"statistics": items, "summary": summary(diagnostics, hidden)}, indent=2) + "\n"
     width = len(str(max(counts.values()))) if counts else 1
     return "".join(
         f"{counts[c]:>{width}}\t{c}\t{'[*]' if fixes[c] else '   '} {names[c]}\n" for c in order

@@ -72,7 +72,7 @@ def check_paths(
     for (path, _, digest, status, _, file_cache), result in zip(to_parse, _lint_all(to_parse, jobs)):
         done[path] = result
         if file_cache and result.error is None:
-            file_cache.store(path, digest, result.diagnostics, status, result.hidden)
+            file_cache.store(path, digest, result.diagnostics, status, result.hidden, result.reads)
     for each in caches:
         each.save()
     return [done[path] for path in paths]

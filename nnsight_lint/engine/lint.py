@@ -27,6 +27,7 @@ class LintOptions:
     honour_noqa: bool = True  # the runtime hook explains an error even where `# noqa` hid its finding
     transformers_version: Optional[str] = None  # the transformers the code is written for ("4.57.1"); None: unknown
     models: Mapping[str, str] = field(default_factory=dict, hash=False)  # [tool.nnsight-lint.models]: name/id -> hub id or config.json
+    live_schemas: bool = False  # measure an architecture the bundled table lacks (torch + transformers installed)
 
 
 DEFAULT_OPTIONS = LintOptions()
@@ -277,17 +278,20 @@ def check_module(
     text: Optional[str] = None,
     piece: Optional[Tuple[str, Sequence[int]]] = None,
     positions_cache: Optional[dict] = None,
+    cell_magics: Optional[Mapping[int, str]] = None,
 ) -> List[Diagnostic]:
     """Run the rules on a parsed module; `text` is its source (regenerated from the tree if None).
     With `piece` (its text, and the file's line for each of its lines) the module is a piece of
     the file whose text is `text`, and findings are placed in the file. `positions_cache`: see
-    `positions.Positions`."""
-    return run_main_first(_check_module, module, path, codes, options, text, piece, positions_cache)
+    `positions.Positions`. `cell_magics`: the lines a notebook's cell magic runs under a name of
+    its own, with the magic's name (`notebook.sourceless_lines`)."""
+    return run_main_first(_check_module, module, path, codes, options, text, piece, positions_cache, cell_magics)
 
 
 def _check_module(module, path: str, codes: Sequence[str], options: LintOptions, text: Optional[str],
                   piece: Optional[Tuple[str, Sequence[int]]] = None,
-                  positions_cache: Optional[dict] = None) -> List[Diagnostic]:
+                  positions_cache: Optional[dict] = None,
+                  cell_magics: Optional[Mapping[int, str]] = None) -> List[Diagnostic]:
     from nnsight_lint import rules
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext
@@ -298,6 +302,8 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     context = RuleContext(path, module, module.code if text is None else text, options.target_version,
                           options.report_deliberate_errors, positions_cache)
     context.models, context.transformers_version = options.models, options.transformers_version
+    context.live_schemas = options.live_schemas
+    context.cell_magics = cell_magics or {}
     # Findings are mostly inside traces: positions look in their statements first.
     context.tops = [trace.top for trace in file_model.traces if trace.top is not None]
     if piece is not None:

@@ -18,7 +18,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from nnsight_lint.diagnostics import Position
-from nnsight_lint.analysis.tree import children, every_child
+from nnsight_lint.analysis.tree import NOT_NODES, SEQUENCES, children, code_fields, every_child
 from nnsight_lint.engine.text import line_starts
 
 
@@ -244,7 +244,7 @@ class Positions:
 
     def start(self, node: cst.CSTNode) -> Position:
         """`span(node)[0]`; for a compound statement, found from its header alone."""
-        if node not in self._owner and type(node) in _COMPOUND and self._text is not None:
+        if node not in self._owner and type(node) in _COMPOUND and self._text is not None and self._cache is None:
             self._top_holding(node)
             if id(node) in self._indents:
                 at = self._located(node)
@@ -257,7 +257,10 @@ class Positions:
         if top is not None:
             generated = cached(self._cache, top)
             if generated is None:
-                placed = self._place_unit(node, top)
+                # One version of a text: the statement holding the node is enough. A document's
+                # versions (`cache`): the whole top-level statement, generated once for all the
+                # versions that keep it, and found again in each by one search of the text.
+                placed = self._place_unit(node, top) if self._cache is None else None
                 if placed is not None:
                     return placed
                 generated = Generated(top, self._module)
@@ -269,6 +272,14 @@ class Positions:
                 placed = _Placed(generated, at - generated.code_start)
                 self._owner.update(dict.fromkeys(generated.spans, placed))
                 if node in generated.spans:
+                    return placed
+            elif self._cache is not None:
+                # Not found as generated (libcst does not give back every layout, e.g. a line
+                # holding only `\`): the statement holding the node may still be found alone.
+                if id(node) not in self._unit_of:
+                    self._walk(top, _code_nodes)
+                placed = self._place_unit(node, top)
+                if placed is not None:
                     return placed
         self._generate_whole()  # not found exactly once, or not in any statement (the module)
         return self._owner[node]
@@ -379,7 +390,7 @@ class Positions:
         top_of, unit_of, indents_of, parent_of = self._top_of, self._unit_of, self._indents, self._parent
         default_indent = self._module.default_indent
         fields_of = _CODE_FIELDS if walk is _code_nodes else _EVERY_FIELD
-        not_nodes, indented, simple = _NOT_NODES, cst.IndentedBlock, cst.SimpleStatementLine
+        not_nodes, indented, simple = NOT_NODES, cst.IndentedBlock, cst.SimpleStatementLine
         stack: List[tuple] = [(top, None, ())]
         pop, push = stack.pop, stack.append
         while stack:
@@ -402,7 +413,7 @@ class Positions:
                 fields = _fields_of(kind, fields_of)
             for name in fields:
                 value = getattr(inner, name)
-                if type(value) in _SEQUENCES:
+                if type(value) in SEQUENCES:
                     for item in value:
                         if type(item) not in not_nodes:
                             push((item, unit, indents))
@@ -456,8 +467,6 @@ _OPAQUE = frozenset({cst.Match})
 
 _CODE_FIELDS: Dict[type, Tuple[str, ...]] = {}  # what `_code_nodes` walks, by type
 _EVERY_FIELD: Dict[type, Tuple[str, ...]] = {}  # what `every_child` walks
-_SEQUENCES = frozenset({tuple, list})
-_NOT_NODES = frozenset({type(None), str, bool, int, type(cst.MaybeSentinel.DEFAULT)})
 
 
 def _fields_of(kind: type, fields_of: Dict[type, Tuple[str, ...]]) -> Tuple[str, ...]:
@@ -472,9 +481,7 @@ def _fields_of(kind: type, fields_of: Dict[type, Tuple[str, ...]]) -> Tuple[str,
 
 
 def _code_field_names(kind: type) -> frozenset:
-    from nnsight_lint.analysis.tree import _fields
-
-    return frozenset(_fields(kind))
+    return frozenset(code_fields(kind))
 
 
 def _code_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:

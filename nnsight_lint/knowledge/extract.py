@@ -18,6 +18,7 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from nnsight_lint.knowledge import models
+from nnsight_lint.sources import reads
 
 # model_type -> extra tiny-config keyword arguments (real attribute names) the generic ones do not cover.
 ARCHITECTURES: Dict[str, Dict[str, Any]] = {
@@ -268,12 +269,15 @@ def cache_dir() -> str:
     return os.path.join(base, "nnsight-lint", "models")
 
 
-def live_schema(config: Mapping, *, cache: Optional[str] = None) -> Optional["models.Schema"]:
+def live_schema(config: Mapping, *, cache: Optional[str] = None,
+                transformers_version: Optional[str] = None) -> Optional["models.Schema"]:
     """The schema of an architecture the bundled table lacks, measured on the INSTALLED torch + transformers
     (the bundled table answers first), and kept as JSON in `cache` (default ~/.cache/nnsight-lint/models)
     for the next run, which then needs neither. None when it cannot be built here: torch or transformers
-    missing, an unknown model_type, a build that fails. Opt-in: the default lint path never calls this."""
-    schema = models.schema_for(config)
+    missing, an unknown model_type, a build that fails, or a `transformers_version` the code targets that is
+    not the installed release (it cannot be measured here). Opt-in (the `live-schemas` setting): the default
+    lint path never calls this."""
+    schema = models.schema_for(config, transformers_version)
     if schema is not None:
         return schema
     architecture = config.get("model_type")
@@ -285,8 +289,11 @@ def live_schema(config: Mapping, *, cache: Optional[str] = None) -> Optional["mo
         installed = version("transformers")
     except Exception:
         return None
+    if transformers_version is not None and not _same_release(transformers_version, installed):
+        return None
     folder = cache or cache_dir()
     path = os.path.join(folder, f"{architecture}-{installed}.json")
+    reads.note(path)  # a lint that found none here measures it, and keeps it for the next
     entry = None
     try:
         with open(path, encoding="utf-8") as handle:
@@ -303,3 +310,10 @@ def live_schema(config: Mapping, *, cache: Optional[str] = None) -> Optional["mo
             json.dump(entry, handle)
         os.replace(path + ".tmp", path)
     return models.schema_from_entry(architecture, f"=={installed}", entry, count)
+
+
+def _same_release(targeted: str, installed: str) -> bool:
+    """Is the installed release the one the code targets ("5.24" targets 5.24.0 and 5.24.1)?"""
+    wanted, have = targeted.split("."), installed.split(".")
+    return have[:len(wanted)] == wanted or (len(wanted) > len(have) and wanted[:len(have)] == have
+                                            and all(part == "0" for part in wanted[len(have):]))

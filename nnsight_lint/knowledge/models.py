@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union
 
+from nnsight_lint.sources import reads
+
 _DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
 
 
@@ -136,6 +138,7 @@ def _from_path(ref: str) -> Optional[Dict[str, Any]]:
 
 
 def _read_json(path: str) -> Optional[Dict[str, Any]]:
+    reads.note(path)  # the lint being run depends on it, there or not (`sources/reads.py`)
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
@@ -174,8 +177,11 @@ def _from_cache(ref: str, hf_home: Optional[str]) -> Optional[Dict[str, Any]]:
     name = "models--" + ref.replace("/", "--")
     for cache in _cache_dirs(hf_home):
         repo = os.path.join(cache, name)
+        reads.note(repo)  # a model downloaded later is found here
         if not os.path.isdir(repo):
             continue
+        reads.note(os.path.join(repo, "refs", "main"))
+        reads.note(os.path.join(repo, "snapshots"))  # a snapshot added changes its mtime
         try:
             with open(os.path.join(repo, "refs", "main"), encoding="utf-8") as handle:
                 main = handle.read().strip()

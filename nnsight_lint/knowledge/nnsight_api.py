@@ -17,6 +17,7 @@ Version = Tuple[int, int]
 _PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nnsight_api.json")
 
 
+@functools.lru_cache(maxsize=None)  # a table has a handful of distinct versions, asked per use
 def _version(text: str) -> Version:
     major, minor = text.split(".")[:2]
     return int(major), int(minor)
@@ -91,11 +92,13 @@ def _change(name: str, ranges: Optional[str], target: Version, recorded: List[st
     return Change(name, added=min(added), release=release) if added else None
 
 
+@functools.lru_cache(maxsize=4096)  # asked per use; a file asks few distinct questions
 def module_change(module: str, target: Version) -> Optional[Change]:
     """`import <module>` / `from <module> import ...` on `target`: an nnsight module it lacks."""
     return _change(module, table()["modules"].get(module), target, list(releases()))
 
 
+@functools.lru_cache(maxsize=4096)  # asked per use; a file asks few distinct questions
 def name_change(qualified: str, target: Version) -> Optional[Change]:
     """`nnsight.<...>.<name>` (from an import or an attribute of an imported module)."""
     data = table()
@@ -104,6 +107,7 @@ def name_change(qualified: str, target: Version) -> Optional[Change]:
     return _change(qualified, data["names"].get(qualified), target, list(releases()))
 
 
+@functools.lru_cache(maxsize=4096)  # asked per use; a file asks few distinct questions
 def member_change(role: str, name: str, target: Version) -> Optional[Change]:
     """`<object>.<name>` where the object is the model wrapper, an Envoy, the tracer, ... (`roles`)."""
     data = table()
@@ -113,6 +117,7 @@ def member_change(role: str, name: str, target: Version) -> Optional[Change]:
 _TRACING_CALLS = ("trace", "generate", "scan", "tracer")  # hand `**kwargs` to one another
 
 
+@functools.lru_cache(maxsize=4096)  # asked per use; a file asks few distinct questions
 def keyword_change(call: str, keyword: str, target: Version) -> Optional[Change]:
     """`model.trace(..., <keyword>=...)` and the like: a keyword the target's `call` does not take.
     `trace`, `generate` and `scan` pass `**kwargs` on to each other and to the tracer, so for them

@@ -23,7 +23,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 CODES = (
     "NNL000", "NNL001", "NNL002", "NNL003", "NNL004", "NNL005", "NNL006", "NNL007",  # gradients
     "NNL101", "NNL102", "NNL103", "NNL104", "NNL105",  # values across trace and invoke boundaries
-    "NNL201", "NNL202", "NNL203", "NNL204", "NNL205", "NNL206", "NNL207",  # the shape of a trace
+    "NNL201", "NNL202", "NNL203", "NNL204", "NNL205", "NNL206", "NNL207", "NNL208",  # the shape of a trace
     "NNL301", "NNL302",  # the nnsight API across releases
     "NNL401", "NNL402", "NNL403", "NNL404",  # the model a trace runs on
     "NNL501", "NNL502", "NNL503", "NNL504", "NNL505", "NNL506", "NNL507",  # model lifecycle and inputs

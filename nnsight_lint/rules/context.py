@@ -44,9 +44,14 @@ class RuleContext:
         self._positions: Optional[Positions] = None
         self._demos: Union[None, bool, Demos] = None  # False: the text holds no such code
         self._percent_demos: Optional[FrozenSet[int]] = None  # lines of `# %%` cells said to fail
-        # What the rules that know the model read (`LintOptions.models`, `.transformers_version`).
+        # What the rules that know the model read (`LintOptions.models`, `.transformers_version`,
+        # `.live_schemas`).
         self.models: Mapping[str, str] = {}
         self.transformers_version: Optional[str] = None
+        self.live_schemas = False
+        # In a notebook: the lines a cell magic (`%%time`) compiles under a name of its own, with
+        # the magic's name (`sources/notebook.sourceless_lines`); {} for a plain file.
+        self.cell_magics: Mapping[int, str] = {}
         self._indent: Optional[str] = None
 
     def deliberate(self, code: str, at: Union[cst.CSTNode, Position]) -> bool:
@@ -119,6 +124,6 @@ def measured_order(trace, context: RuleContext):
     if id(trace) not in cache:
         from nnsight_lint.analysis.schemas import forward_times, known_model
 
-        known = known_model(trace, context.models, context.transformers_version)
+        known = known_model(trace, context)
         cache[id(trace)] = forward_times(known) if known is not None else None
     return cache[id(trace)]

@@ -14,6 +14,8 @@ cache, the bundled table) whose architecture has a generated schema. Anything el
 reported. Parameters, buffers and other attributes of a module (`.weight`, `.config`), nnsight's
 Envoy API (`.output`, `.next`, `.source`, `.skip`, `.tokenizer`, ...) and torch's `nn.Module`
 API are not module paths and are fine; a path through a `rename=` alias is walked through it.
+A path in either arm of an `if` that tests a version (`if transformers_version < ...:`) is a
+path of the releases that arm runs on, and is not judged.
 
 ## Why is this bad?
 nnsight resolves a path only when the trace runs: `AttributeError: 'Envoy' object (nor its module)
@@ -23,6 +25,8 @@ surfaces at the end of the `with` block, after the model ran up to that point; w
 
 ## Example
 ```python
+from nnsight import LanguageModel
+
 model = LanguageModel("openai-community/gpt2")
 with model.trace("The Eiffel Tower is in"):
     hidden = model.model.layers[5].output.save()  # NNL401: GPT-2 calls it `transformer.h[i]`
@@ -46,7 +50,7 @@ import libcst as cst
 from nnsight_lint import messages
 from nnsight_lint.analysis import FileModel
 from nnsight_lint.analysis.model import EventKind
-from nnsight_lint.analysis.models import literal
+from nnsight_lint.analysis.literals import literal
 from nnsight_lint.analysis.paths import ACCESS_KIND
 from nnsight_lint.analysis.schemas import closest, display, known_model, module_events, walk
 from nnsight_lint.analysis.scope import dotted_name
@@ -75,6 +79,8 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             continue  # the Envoy API, a parameter or attribute: not a module path
         if missing == "_module":
             continue  # the envoy's own torch module: a module path goes on inside it (NNL506 is about it)
+        if model.in_version_branch(node):
+            continue  # `if transformers_version < "5": model.embed_out`: a path of the releases it runs on
         key = (id(trace), tuple(path[: walked.at + 1]))
         if key in reported:
             continue
@@ -91,7 +97,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
 def _paths(model: FileModel, context: RuleContext):
     """(node, trace, known model, module path) for each module access and `.grad` in a trace of a
     known model, and each `<model>.get("a.b.0.c.output")`."""
-    for event, known, path in module_events(model, context.models, context.transformers_version):
+    for event, known, path in module_events(model, context):
         yield event.node, event.where.trace, known, path
     for event in model.events:
         trace = event.where.trace
@@ -101,7 +107,7 @@ def _paths(model: FileModel, context: RuleContext):
         if event.base.attr.value != "get" or dotted_name(event.base.value) != trace.model or not call.args:
             continue
         text = literal(call.args[0].value)
-        known = known_model(trace, context.models, context.transformers_version) if isinstance(text, str) else None
+        known = known_model(trace, context) if isinstance(text, str) else None
         if known is None:
             continue
         parts = [p for p in text.split(".") if p]

@@ -16,7 +16,10 @@ a trace it surfaces at the end of the `with` block, after the model ran up to th
 
 ## Example
 ```python
+from nnsight import LanguageModel
+
 model = LanguageModel("openai-community/gpt2")  # 12 layers
+hs = []
 with model.trace("The Eiffel Tower is in"):
     for i in range(13):
         hs.append(model.transformer.h[i].output.save())  # NNL402: i reaches 12
@@ -24,6 +27,7 @@ with model.trace("The Eiffel Tower is in"):
 
 ## Use instead
 ```python
+hs = []
 with model.trace("The Eiffel Tower is in"):
     for i in range(len(model.transformer.h)):
         hs.append(model.transformer.h[i].output.save())
@@ -54,7 +58,7 @@ RAISES = ("AttributeError", "IndexError", "NNsightException")
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
     reported = set()
-    for event, known, path in module_events(model, context.models, context.transformers_version):
+    for event, known, path in module_events(model, context):
         if id(event.node) in reported:
             continue
         walked = walk(known, path)

@@ -14,6 +14,9 @@ attention modules (they return tuples: `attn.output[0]` is right), and blocks th
 a tuple (GPT-Neo, Falcon). The message says which transformers release it assumed when the
 project's is unknown (`transformers-version`). A saved value indexed after the trace
 (`h = layer.output.save()`, then `h[0]`) is left alone: a batch row is often what is meant there.
+Nor is code in either arm of an `if` that tests a version (`if parse(transformers.__version__) <
+parse("4.54"): h = layer.output[0]`, or a name bound to such a test): each arm is written for the
+releases its test picks.
 
 ## Why is this bad?
 It is silent. `h[i].output[0]` is batch row 0, shape `(seq, hidden)`: with two prompts in one
@@ -24,6 +27,9 @@ indices for tensor of dimension 2`. Code written for transformers 4 (and nnsight
 
 ## Example
 ```python
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
 with model.trace(["The Eiffel Tower is in", "The Colosseum is in"]):
     hidden = model.transformer.h[5].output[0].save()  # NNL403: batch row 0 in transformers 5.3+
 ```
@@ -62,7 +68,7 @@ RAISES = ("IndexError",)
 
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
     reported = set()
-    for event, known, path in module_events(model, context.models, context.transformers_version):
+    for event, known, path in module_events(model, context):
         if event.access not in ("output", "input") or event.kind.value != "access":
             continue
         walked = walk(known, path)
@@ -77,10 +83,12 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         if not layer and since is None:
             continue
         for use in uses(model).of(event):
-            access = context.module.code_for_node(event.node)
             if id(use.node) in reported or use.kind not in ("item", "unpack") or use.saved:
                 continue
+            if model.in_version_branch(event.node) or model.in_version_branch(use.node):
+                continue  # `if transformers_version < "4.54": ...output[0]`: right where it runs
             reported.add(id(use.node))
+            access = context.module.code_for_node(event.node)
             written = context.module.code_for_node(use.node)
             if use.kind == "item":
                 text = messages.nnl403(written, known.name, use.via or access, event.access, value.dims, use.index,

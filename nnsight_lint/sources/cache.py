@@ -7,6 +7,10 @@ An entry is keyed by what was read, never by what is on disk when it is stored: 
 from the open file before its bytes were read (api.read_with_stat). A status is not kept at all
 when the file changed while it was read, or was modified so recently that a write in the same
 mtime tick could follow unseen (git's "racy" files); such a file is hashed again next time.
+
+An entry also holds what the lint of the file read besides it (`reads.py`: a `conftest.py`, a
+project module, a `config.json`, and the places a config or fixture was looked for and was not):
+it is a hit only while each of those still has the state it was read with.
 """
 from __future__ import annotations
 
@@ -19,12 +23,10 @@ from typing import Dict, List, Optional
 
 from nnsight_lint import __version__
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
+from nnsight_lint.sources import reads as _reads
 
 CACHE_DIR_NAME = ".nnsight_lint_cache"
-_FORMAT = 4  # 4: a finding keeps its story (`detail`)
-# Coarser than any file system's mtime resolution (FAT: 2 s): a file modified later than this
-# before it was read may be written again without its mtime changing.
-RACY_NS = 2_000_000_000
+_FORMAT = 5  # 4: a finding keeps its story (`detail`); 5: an entry keeps the other files read
 # A partial index file (`tmp*.tmp`) older than this was left by a run that died while writing it.
 STALE_SECONDS = 60
 _TEMPORARY_PREFIX = "tmp"
@@ -54,10 +56,18 @@ class Cache:
             pass
         return {}
 
-    # An entry: [status key or None, content digest, encoded diagnostics, findings hidden as demos].
+    # An entry: [status key or None, content digest, encoded diagnostics, findings hidden as demos,
+    # the other files read: [[path, state], ...]].
+
+    def _entry(self, path: str) -> Optional[list]:
+        """The entry of `path`, unless a file its lint read has changed since."""
+        entry = self._entries.get(os.path.abspath(path))
+        if entry is None or not _reads.unchanged(map(tuple, entry[4])):
+            return None
+        return entry
 
     def lookup_by_stat(self, path: str) -> Optional[List[Diagnostic]]:
-        entry = self._entries.get(os.path.abspath(path))
+        entry = self._entry(path)
         if entry is None or entry[0] is None:
             return None
         try:
@@ -70,26 +80,28 @@ class Cache:
 
     def lookup_by_content(self, path: str, digest: str, status: Optional[os.stat_result]) -> Optional[List[Diagnostic]]:
         """The findings for bytes with `digest`, read from a file whose status was `status`."""
-        entry = self._entries.get(os.path.abspath(path))
+        entry = self._entry(path)
         if entry is None or entry[1] != digest:
             return None
-        self._remember(path, digest, entry[2], status, self.hidden(path))  # refresh the status key for the next run
+        # refresh the status key for the next run
+        self._remember(path, digest, entry[2], status, entry[3], [tuple(item) for item in entry[4]])
         return _decode(path, entry[2])
 
     def hidden(self, path: str) -> int:
         """How many findings of the entry just looked up were deliberate error demos, not shown."""
         entry = self._entries.get(os.path.abspath(path))
-        return entry[3] if entry is not None and len(entry) > 3 and isinstance(entry[3], int) else 0
+        return entry[3] if entry is not None else 0
 
     def store(self, path: str, digest: str, diagnostics: List[Diagnostic], status: Optional[os.stat_result],
-              hidden: int = 0) -> None:
+              hidden: int = 0, read: _reads.Reads = ()) -> None:
         """Keep `diagnostics` for the bytes with `digest`, read from a file whose status was `status`
         (None: the bytes belong to no status, e.g. the file changed while it was read); `hidden`:
-        the findings not shown as deliberate error demos."""
-        self._remember(path, digest, [_encode(d) for d in diagnostics], status, hidden)
+        the findings not shown as deliberate error demos; `read`: the other files the lint read."""
+        self._remember(path, digest, [_encode(d) for d in diagnostics], status, hidden, read)
 
-    def _remember(self, path: str, digest: str, encoded: list, status: Optional[os.stat_result], hidden: int = 0) -> None:
-        entry = [_trusted_key(status), digest, encoded, hidden]
+    def _remember(self, path: str, digest: str, encoded: list, status: Optional[os.stat_result], hidden: int,
+                  read: _reads.Reads) -> None:
+        entry = [_trusted_key(status), digest, encoded, hidden, [[p, state] for p, state in read]]
         key = os.path.abspath(path)
         if self._entries.get(key) != entry:
             self._entries[key] = entry
@@ -138,12 +150,14 @@ def _sweep(directory: str) -> None:
 
 
 def _well_formed(entry) -> bool:
-    """[status key (three ints) or None, content digest, encoded diagnostics]."""
-    if not isinstance(entry, list) or len(entry) != 3:
+    """[status key (three ints) or None, content digest, encoded diagnostics, findings hidden as
+    demos (an int), the other files read ([[path, state], ...])]: the shape `_remember` writes."""
+    if not isinstance(entry, list) or len(entry) != 5:
         return False
-    key, digest, encoded = entry
+    key, digest, encoded, hidden, read = entry
     key_ok = key is None or (isinstance(key, list) and len(key) == 3 and all(type(n) is int for n in key))
-    return key_ok and isinstance(digest, str) and isinstance(encoded, list)
+    return (key_ok and isinstance(digest, str) and isinstance(encoded, list) and type(hidden) is int
+            and _reads.well_formed(read))
 
 
 def _stat_key(status: os.stat_result) -> list:
@@ -151,7 +165,7 @@ def _stat_key(status: os.stat_result) -> list:
 
 
 def _trusted_key(status: Optional[os.stat_result]) -> Optional[list]:
-    if status is None or status.st_mtime_ns >= time.time_ns() - RACY_NS:
+    if status is None or status.st_mtime_ns >= time.time_ns() - _reads.RACY_NS:
         return None
     return _stat_key(status)
 

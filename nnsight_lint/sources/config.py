@@ -33,6 +33,7 @@ class Settings:
     target_version: Optional[str] = None  # "0.4"; None: inferred from the declared nnsight requirement
     transformers_version: Optional[str] = None  # "4.57"; None: inferred from the declared transformers
     report_deliberate_errors: bool = False
+    live_schemas: bool = False  # measure a model the bundled table lacks with the installed torch + transformers
     models: Tuple[Tuple[str, str], ...] = ()  # [tool.nnsight-lint.models]: name or id -> hub id / config.json
     config_file: Optional[str] = None  # where the table came from; None: defaults only
     root: str = "."  # the project root: the config file's directory, else the working directory
@@ -55,6 +56,7 @@ class Settings:
             report_deliberate_errors=self.report_deliberate_errors,
             transformers_version=self.transformers()[0],
             models=dict(self.models),
+            live_schemas=self.live_schemas,
         )
 
     def target(self):
@@ -156,6 +158,7 @@ _KEYS = {
     "transformers-version": (lambda v: isinstance(v, str) and _RELEASE.match(v) is not None,
                              'a transformers version such as "4.57" or "5.3.0"'),
     "report-deliberate-errors": (lambda v: isinstance(v, bool), "true or false"),
+    "live-schemas": (lambda v: isinstance(v, bool), "true or false"),
     "trace-names": (
         lambda v: _string_list(v) and bool(v) and all(n.isidentifier() for n in v),
         "a non-empty list of names (identifiers)",
@@ -422,18 +425,20 @@ class Resolver:
             table = _table_of(config_file, _load_toml(config_file)) or {}
             self._given = settings_from_table(table, config_file, self.known_codes)
         self._bases: dict = {}  # directory -> the Settings from its nearest config
+        self._respects: dict = {}  # directory -> its settings' respect-gitignore
         self._decisions: dict = {}  # (directory, package) -> Decision
         self._settings: dict = {}  # directory -> the resolved Settings
         self._by_path: dict = {}  # a path as given -> its directory's Settings
         self._options: dict = {}  # directory -> its LintOptions
 
-    def for_path(self, path: Optional[str], exact: bool = False) -> Settings:
+    def for_path(self, path: Optional[str], exact: bool = False, is_file: bool = False) -> Settings:
         """The settings of the file (or directory) `path`; None: the working directory. They are
-        its directory's (`checked` names the directory) unless `exact` (`--show-settings`)."""
+        its directory's (`checked` names the directory) unless `exact` (`--show-settings`).
+        `is_file`: the caller knows `path` is a file (a walk found it): no need to ask the disk."""
         checked = path if path not in (None, "-") else "."
         settings = self._by_path.get(checked)
         if settings is None:
-            directory = _directory(checked)
+            directory = os.path.dirname(os.path.abspath(checked)) if is_file else _directory(checked)
             settings = self._settings.get(directory)
             if settings is None:
                 settings = with_overrides(self._base(directory), **self.flags)
@@ -482,22 +487,30 @@ class Resolver:
             self._bases[each] = base
         return base
 
+    def respects_gitignore(self, directory: str) -> bool:
+        """Whether a walk skips what `.gitignore` files ignore in `directory`: its own settings'
+        `respect-gitignore` (the nearest config's), asked by the walk for each directory."""
+        directory = os.path.abspath(directory)
+        answer = self._respects.get(directory)
+        if answer is None:
+            answer = self._respects[directory] = with_overrides(self._base(directory), **self.flags).respect_gitignore
+        return answer
+
     def files(self, paths: Sequence[str], force_exclude: bool = False, on_warning=None) -> Iterator[str]:
         """The files to check under `paths`, each file's own `exclude` and `notebooks` applied (to
-        files named explicitly only with `force_exclude`). A walk respects .gitignore files as the
-        settings of the path it starts from say."""
+        files named explicitly only with `force_exclude`). A walk respects .gitignore files in each
+        directory as that directory's settings say (`respects_gitignore`)."""
         from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES, iter_files
 
         seen = set()
         for path in paths:
-            walk = self.for_path(path)
             explicit = not os.path.isdir(path)
-            for file in iter_files([path], respect_gitignore=walk.respect_gitignore, on_warning=on_warning):
+            for file in iter_files([path], respect_gitignore=self.respects_gitignore, on_warning=on_warning):
                 key = os.path.abspath(file)  # `./a.py` and `../d/a.py` are one file: checked once
                 if key in seen:
                     continue
                 seen.add(key)
-                settings = self.for_path(file)
+                settings = self.for_path(file, is_file=True)
                 if not explicit and file.endswith(NOTEBOOK_SUFFIXES) and not settings.notebooks:
                     continue
                 if (force_exclude or not explicit) and settings.is_excluded(file):

@@ -10,7 +10,7 @@ import errno
 import os
 import re
 import stat
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
 
@@ -116,12 +116,15 @@ class _Rules:
 def iter_files(
     paths: Sequence[str],
     suffixes: Tuple[str, ...] = PYTHON_SUFFIXES,
-    respect_gitignore: bool = True,
+    respect_gitignore: Union[bool, Callable[[str], bool]] = True,
     notebooks: bool = True,
     on_warning: Optional[Callable[[str, str], None]] = None,
 ) -> Iterator[str]:
     """Files to check, each once, in a stable order (sorted within each directory).
 
+    `respect_gitignore`: whether a walk skips what `.gitignore` files ignore, or a function that
+    says it for a directory (its settings': `config.Resolver.respects_gitignore`), asked for each
+    directory walked, and for the files in it.
     `notebooks` walks `.ipynb` files too; a file named explicitly is checked either way.
     `on_warning(path, why)` hears of what a walk skipped that the user may not expect (a loop)."""
     if notebooks:
@@ -138,19 +141,36 @@ def iter_files(
                 yield shown
 
 
-def _walk(root: str, suffixes: Tuple[str, ...], respect_gitignore: bool, warn) -> List[str]:
-    patterns: List[_Rules] = list(_inherited_patterns(root)) if respect_gitignore else []
+def _ALWAYS(_: str) -> bool:
+    return True
+
+
+def _NEVER(_: str) -> bool:
+    return False
+
+
+def _walk(root: str, suffixes: Tuple[str, ...], respect_gitignore: Union[bool, Callable[[str], bool]],
+          warn) -> List[str]:
+    if callable(respect_gitignore):
+        respects = respect_gitignore
+    else:
+        respects = _ALWAYS if respect_gitignore else _NEVER
+    # With settings per directory, the patterns are read whatever the root's say: a project below
+    # may respect them.
+    patterns: List[_Rules] = [] if respects is _NEVER else list(_inherited_patterns(root))
     out: List[str] = []
-    _walk_dir(root, suffixes, respect_gitignore, patterns, out, warn, {_identity(os.stat(root)): root})
+    _walk_dir(root, suffixes, respects, patterns, out, warn, {_identity(os.stat(root)): root})
     return out
 
 
-def _walk_dir(directory, suffixes, respect_gitignore, patterns, out, warn, above: Dict[Tuple[int, int], str]) -> None:
-    """`above`: the directories this walk is inside, by (device, inode), so a link back is seen."""
-    if respect_gitignore:
-        here = _read_gitignore(directory)
-        if here:
-            patterns = patterns + [here]
+def _walk_dir(directory, suffixes, respects: Callable[[str], bool], patterns, out, warn,
+              above: Dict[Tuple[int, int], str]) -> None:
+    """`above`: the directories this walk is inside, by (device, inode), so a link back is seen;
+    `respects(directory)`: whether that directory's settings skip what `.gitignore` files ignore."""
+    respect_gitignore = respects(directory)  # for the files here; a directory below asks for itself
+    here = _read_gitignore(directory) if respects is not _NEVER else None
+    if here:
+        patterns = patterns + [here]
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError:
@@ -164,7 +184,7 @@ def _walk_dir(directory, suffixes, respect_gitignore, patterns, out, warn, above
             continue
         if is_dir and (entry.name in SKIPPED_DIRS or _is_virtualenv(entry.path)):
             continue
-        if respect_gitignore and _ignored(entry.path, is_dir, patterns):
+        if (respects(entry.path) if is_dir else respect_gitignore) and _ignored(entry.path, is_dir, patterns):
             continue
         if is_dir:
             try:
@@ -175,7 +195,7 @@ def _walk_dir(directory, suffixes, respect_gitignore, patterns, out, warn, above
                 detail = f"it leads back to {above[identity]}, a directory above it"
                 warn(entry.path, messages.WALK_SKIPPED.format(why=messages.SYMLINK_LOOP.format(detail=detail)))
                 continue
-            _walk_dir(entry.path, suffixes, respect_gitignore, patterns, out, warn, {**above, identity: entry.path})
+            _walk_dir(entry.path, suffixes, respects, patterns, out, warn, {**above, identity: entry.path})
         elif entry.name.endswith(suffixes) and _regular_or_dangling(entry):
             out.append(entry.path)
 

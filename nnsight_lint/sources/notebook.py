@@ -28,7 +28,7 @@ import os
 import re
 from dataclasses import dataclass, replace
 from json.decoder import scanstring
-from typing import FrozenSet, List, Optional, Sequence, Tuple, Union
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
@@ -242,9 +242,11 @@ def _elements(text: str, index: int) -> List[Tuple[int, int]]:
 # --- masking IPython syntax ------------------------------------------------------------------
 
 # Cell magics whose body is Python that IPython runs in the user's namespace: the body is linted.
-# (On nnsight 0.8.1 a trace written directly in a `%%time`, `%%timeit` or `%%prun` body fails with
-# WithBlockNotFoundError: IPython compiles the body under a name nnsight cannot read back.)
 PYTHON_BODY_MAGICS = frozenset({"time", "timeit", "capture", "prun"})
+# Of those, the ones that compile the body under a name of their own (`<timed exec>`,
+# `<magic-timeit>`, `<string>`) instead of running it as a cell: nnsight (0.5 on) cannot read back
+# the source of a trace written there (NNL208). `%%capture` runs its body as a cell.
+SOURCELESS_BODY_MAGICS = frozenset({"time", "timeit", "prun"})
 _CELL_MAGIC = re.compile(r"%%(\w+)")
 _ASSIGNED_MAGIC = re.compile(r"[ \t]*[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!]")
 _AT_STATEMENT_START = (0, None, False)  # bracket depth, open string quote, backslash continuation
@@ -259,10 +261,9 @@ def mask(source: str) -> Tuple[str, FrozenSet[int]]:
     lines = split_lines_keepends(source)
     bodies = [line.rstrip("\r\n") for line in lines]
     endings = [line[len(body):] for line, body in zip(lines, bodies)]
-    first = next((index for index, body in enumerate(bodies) if body.strip()), None)
-    magic = _CELL_MAGIC.match(bodies[first]) if first is not None else None
-    if first is not None and bodies[first].startswith("%%"):
-        if magic is None or magic.group(1) not in PYTHON_BODY_MAGICS:
+    first, magic = _cell_magic(bodies)
+    if first is not None:
+        if magic not in PYTHON_BODY_MAGICS:
             return "".join(endings), frozenset(range(1, len(lines) + 1))
         body, body_masked = mask("".join(lines[first + 1 :]))  # the body, as a cell of its own
         head = "".join(endings[: first + 1])
@@ -284,6 +285,29 @@ def mask(source: str) -> Tuple[str, FrozenSet[int]]:
         out.append(body + ending)
         state = after
     return "".join(out), frozenset(masked)
+
+
+def _cell_magic(bodies: Sequence[str]) -> Tuple[Optional[int], Optional[str]]:
+    """(index of the line, name) of the cell magic a cell's lines start with: its first line that
+    is not blank starts with `%%`; (None, None) for a cell that is no cell magic."""
+    first = next((index for index, body in enumerate(bodies) if body.strip()), None)
+    if first is None or not bodies[first].startswith("%%"):
+        return None, None
+    magic = _CELL_MAGIC.match(bodies[first])
+    return first, magic.group(1) if magic is not None else None
+
+
+def sourceless_lines(source: str) -> Dict[int, str]:
+    """The 1-based lines of a cell that IPython compiles under a magic's own name (the body of a
+    `%%time`, also inside a `%%capture`), each with that magic's name; {} for most cells."""
+    lines = split_lines_keepends(source)
+    first, magic = _cell_magic([line.rstrip("\r\n") for line in lines])
+    if first is None or magic not in PYTHON_BODY_MAGICS:
+        return {}
+    if magic in SOURCELESS_BODY_MAGICS:
+        return {number: magic for number in range(first + 2, len(lines) + 1)}
+    inner = sourceless_lines("".join(lines[first + 1 :]))
+    return {number + first + 1: name for number, name in inner.items()}
 
 
 def _is_ipython(body: str, comment: Optional[int], after) -> bool:
@@ -410,6 +434,7 @@ def _lint(
     found: List[Tuple[Diagnostic, Optional[_CellEdits]]] = []
     joined: List[str] = []
     parts: List[_Part] = []
+    magics: Dict[int, str] = {}  # a line of the joined source IPython compiles under a magic's name
     line = 1
     for number, source in enumerate(sources, start=1):
         masked, masked_lines = mask(source)
@@ -425,6 +450,7 @@ def _lint(
         count = len(split_lines_keepends(masked))
         joined.append(masked)
         parts.append(_Part(number, line, count, masked_lines))
+        magics.update((line + cell_line - 1, name) for cell_line, name in sourceless_lines(source).items())
         line += count
     text = "".join(joined)
     if parts and could_have_findings(text, options):
@@ -433,7 +459,7 @@ def _lint(
             layout = _Layout(parts)
             cache = None if document is None else document.positions
             found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options, text,
-                                                                   positions_cache=cache))
+                                                                   positions_cache=cache, cell_magics=magics))
     shown = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
     if len(shown) < len(found):
         hidden_as_demos(pair[0] for pair in found if pair[0].cell in demos and pair[0].code != "NNL000")
