@@ -581,17 +581,15 @@ def nnl506(access: str, how: str) -> Message:
     )
 
 
-# What asking a proxy for a plain value does before 0.5, by (form group, release), as measured on
-# nnsight 0.3.7 and 0.4.11 (rules/NNL507/).
+# What asking a proxy for a plain value does before 0.5, by (form group, release; None: both), as
+# measured on nnsight 0.3.7 and 0.4.11 (rules/NNL507/).
 NNL507_ASKS = {"len": "`len()`", "int": "`int()`", "float": "`float()`", "range": "`range()`", "bool": "`bool()`",
                "if": "an `if`", "while": "a `while`", "assert": "an `assert`", "ternary": "a conditional expression",
                "and/or": "`and`/`or`", "not": "`not`", "in": "`in`", "for": "a `for` loop",
                "comprehension": "a comprehension", "unpack": "unpacking"}
 NNL507_STORIES = {
-    ("size", (0, 3)): "its `__len__`/`__index__` give another proxy, so Python fails (TypeError: __index__ returned "
-                      "non-int); use a size you know, or the saved value after the trace.",
-    ("size", (0, 4)): "its `__len__`/`__index__` give another proxy, so Python fails (TypeError: __index__ returned "
-                      "non-int); use a size you know, or the saved value after the trace.",
+    ("size", None): "its `__len__`/`__index__` give another proxy, so Python fails (TypeError: __index__ returned "
+                    "non-int); use a size you know, or the saved value after the trace.",
     ("truth", (0, 3)): "0.3 cannot give it a truth value while the graph is built (AttributeError: type object "
                        "'_empty' has no attribute '__bool__'); use `with tracer.cond(...):`, or decide after the trace.",
     ("truth", (0, 4)): "0.4 makes only an `if` statement on a proxy a graph condition; here nnsight finds no `if` to "
@@ -611,7 +609,8 @@ NNL507_GROUPS = {"len": "size", "int": "size", "float": "size", "range": "size",
 
 
 def nnl507(form: str, code: str, release: tuple) -> Message:
-    story = NNL507_STORIES[(NNL507_GROUPS.get(form, "truth"), release)]
+    group = NNL507_GROUPS.get(form, "truth")
+    story = NNL507_STORIES.get((group, release)) or NNL507_STORIES[(group, None)]
     return Message(
         f"{NNL507_ASKS[form]} asks `{code}`, a graph proxy on nnsight {release[0]}.{release[1]}, for a plain value",
         f"Before 0.5 a value in a trace is a proxy with no value until the trace runs: {story}",

@@ -7,12 +7,12 @@ whose type or text contains <text>, any other case runs clean (its own `assert`s
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.test_migration_runtime import _old_python
 from tests.test_rule_family_cases_runtime import CASES, headers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,15 +24,6 @@ for _case in CASES:
     if _found.get("target-version") in OLD and "runtime" not in _found:
         BY_VERSION.setdefault(_found["target-version"], []).append(_case)
 OLD_CASES = [(minor, case) for minor in sorted(BY_VERSION) for case in BY_VERSION[minor]]
-
-
-def _python(minor: str) -> Path:
-    python = ROOT / f".venv-nnsight-{minor}" / "bin" / "python"
-    if not python.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{python} is missing: .ci/old-nnsight-venvs.sh builds it")
-        pytest.skip(f"no nnsight {minor} venv: run .ci/old-nnsight-venvs.sh")
-    return python
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +42,7 @@ def outcomes(weights):
 
     def of(minor: str, case: Path) -> dict:
         if (minor, str(case)) not in found:
-            python = _python(minor)
+            python = _old_python(minor)
             out = weights.parent / f"outcomes-{minor}.jsonl"
             run = subprocess.run([str(python), str(RUNNER), str(weights), str(out), *map(str, BY_VERSION[minor])],
                                  capture_output=True, text=True, timeout=1800, cwd=str(ROOT))
