@@ -60,7 +60,7 @@ from nnsight_lint.diagnostics import Diagnostic
 from nnsight_lint.rules.context import RuleContext
 
 CODE = "NNL602"
-NAME = "remote-gradient-without-requires-grad"
+NAME = "remote-grad-no-requires-grad"
 SUMMARY = messages.NNL602_TITLE
 DEFAULT = True
 SINCE = (0, 8)
