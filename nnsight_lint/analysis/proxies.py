@@ -4,7 +4,9 @@ proxy for a plain value (a length, an int, a truth value, items).
 Before 0.5 a trace builds a graph: a module's `.output`/`.input` is a proxy, and so is everything
 computed from it in the trace (an attribute such as `.shape`, an index, a method call such as
 `.sum()`, `.item()` or `.tolist()`, arithmetic, a comparison). A name is a proxy where its last
-binding in the trace is. A list or tuple of proxies is not one, nor is a plain function's result.
+binding in the trace is; in a session's body, where its last binding in the session is (a value
+saved in one of its traces stays a proxy until the session ends). A list or tuple of proxies is not
+one, nor is a plain function's result.
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ class Proxies:
         self._reads: Dict[int, Event] = {}
         self._bindings: Dict[int, bool] = {}
         for event in model.events:
-            if event.where.trace is None:
+            if event.where.trace is None and event.where.session is None:
                 continue
             if event.kind is EventKind.ACCESS:
                 self._accesses.add(id(event.node))
@@ -54,7 +56,7 @@ class Proxies:
             read = self._reads.get(id(node))
             if read is None:
                 return False
-            bound = binding(self.model, read.name, read)
+            bound = binding(self.model, read.name, read, "trace" if read.where.trace is not None else "session")
             if bound is None or bound.value is None or not bound.from_model:
                 return False
             if id(bound) not in self._bindings:
@@ -80,13 +82,13 @@ class Proxies:
 
 
 def value_uses(model: FileModel) -> Iterator[ValueUse]:
-    """Every place in a trace body where Python asks a proxy for a plain value, once each, in source
-    order (nested functions and classes are not walked: they run where they are called)."""
+    """Every place in a trace or session body where Python asks a proxy for a plain value, once each
+    (nested functions and classes are not walked: they run where they are called)."""
     proxies = Proxies(model)
     seen: Set[int] = set()
-    for trace in model.traces:
+    for block in [t.node for t in model.traces] + [s.node for s in model.sessions]:
         finder = _Finder(proxies)
-        for statement in trace.node.body.body:
+        for statement in block.body.body:
             statement.visit(finder)
         for use in finder.found:
             if id(use.node) not in seen:

@@ -24,8 +24,9 @@ value until the trace runs. Python code that needs the value now fails. Measured
 | a comprehension over it | never ends | AttributeError |
 | unpacking (`a, b = p`) | ValueError | AttributeError |
 
+In a session's body a value saved in one of its traces is a proxy too, until the session ends.
 `.tolist()` and `.item()` themselves are fine (they give proxies); using what they give as above is
-not. Not reported: values after the trace (saved values are real there), envoys
+not. Not reported: values after the trace or session (saved values are real there), envoys
 (`len(model.transformer.h)` is the number of layers), and a list of proxies.
 
 ## Wrong code
