@@ -186,6 +186,7 @@ class _Walker:
         self.inner: Set[int] = set()  # Attribute nodes already seen as part of a longer chain
         self.tracers: List[Optional[str]] = []
         self.tested: Dict[int, bool] = {}  # id of an expression -> does it test for an API or a version
+        self.members: Dict[int, ApiUse] = {}  # id of a `<receiver>.<member>` -> its use
         self.handlers = {
             cst.Try: self.try_statement, cst.If: self.guarded_by_test, cst.IfExp: self.guarded_by_test,
             cst.BooleanOperation: self.guarded_by_test, cst.Assign: self.assign, cst.With: self.with_statement,
@@ -307,7 +308,9 @@ class _Walker:
     def member(self, node: cst.Attribute) -> None:
         role = self.role(node.value)
         if role is not None:
-            self.emit(ApiUse("member", node.attr.value, node.attr, role=role, receiver=node.value, attribute=node))
+            use = ApiUse("member", node.attr.value, node.attr, role=role, receiver=node.value, attribute=node)
+            self.members[id(node)] = use
+            self.emit(use)
 
     def role(self, receiver: cst.BaseExpression) -> Optional[str]:
         name = dotted_name(receiver)
@@ -350,11 +353,9 @@ class _Walker:
         self.keywords(node)
         self.walk_children(node)
         # The member a call calls: the member use's `call`.
-        if type(node.func) is cst.Attribute:
-            for use in reversed(self.uses):
-                if use.attribute is node.func and use.kind == "member":
-                    use.call = node
-                    break
+        use = self.members.get(id(node.func))
+        if use is not None:
+            use.call = node
 
     def keywords(self, node: cst.Call) -> None:
         func = node.func

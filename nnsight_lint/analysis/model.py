@@ -272,6 +272,8 @@ class FileModel:
     path: Optional[str] = None  # the file's path, for the project files model resolution may read
     _models: Optional[tuple] = field(default=None, repr=False)
     _guards: Optional[object] = field(default=None, repr=False)
+    # (the settings asked with, what `schemas.module_events` found): the model rules' shared answer.
+    module_events: Optional[tuple] = field(default=None, repr=False)
 
     def _resolved(self) -> tuple:
         if self._models is None:

@@ -259,7 +259,15 @@ def _template_paths(known: Known) -> List[Tuple[object, ...]]:
 
 def module_events(model, asked=None):
     """(event, known model, path relative to the model) for every module access (`.output`,
-    `.input`, `.inputs`) and `.grad` read inside a trace whose model is known."""
+    `.input`, `.inputs`) and `.grad` read inside a trace whose model is known. Worked out once per
+    file model and settings: every model rule asks."""
+    remembered = model.module_events
+    if remembered is None or remembered[0] is not asked:
+        remembered = model.module_events = (asked, list(_module_events(model, asked)))
+    return remembered[1]
+
+
+def _module_events(model, asked):
     from nnsight_lint.analysis.model import EventKind
 
     known: Dict[int, Optional[Known]] = {}
