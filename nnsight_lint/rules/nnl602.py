@@ -34,7 +34,7 @@ with model.trace("The Eiffel Tower is in", remote=True):
 ```
 Not reported: local traces (the parameters require grad there), and a remote block in a file that
 sets `requires_grad` on anything before the backward (`.requires_grad_()`, `.requires_grad = True`,
-`requires_grad=True`): where it is set is not followed.
+`requires_grad=True`; in code, not in a comment or a string): where it is set is not followed.
 
 ## Family
 NNL6xx, remote: see NNL601.
@@ -50,7 +50,9 @@ Put `# noqa: NNL602` on the reported line (the backward), or `--ignore NNL602`.
 """
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from typing import Iterator
 
 from nnsight_lint import messages
@@ -88,8 +90,28 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
             if backward.name.value != "backward":
                 continue
             line = context.start(backward.name).line
-            if _ASKS.search("\n".join(context.lines[:line])) or context.deliberate(CODE, backward.name):
+            if _asks_before(context.lines, line) or context.deliberate(CODE, backward.name):
                 continue
             opener = model.module.code_for_node(block.call.func)
             yield context.diagnostic(CODE, backward.name, messages.nnl602(model.module.code_for_node(backward.call),
                                                                           opener))
+
+
+def _asks_before(lines, line: int) -> bool:
+    """Does code (not a comment or a string: `# x.requires_grad = True` asks for nothing) up to
+    `line` set `requires_grad`? Text that does not tokenize counts as it stands."""
+    text = "\n".join(lines[:line]) + "\n"
+    if not _ASKS.search(text):
+        return False
+    rows = text.split("\n")
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in (tokenize.COMMENT, tokenize.STRING):
+                (first, start), (last, end) = token.start, token.end
+                for row in range(first - 1, last):
+                    left = start if row == first - 1 else 0
+                    right = end if row == last - 1 else len(rows[row])
+                    rows[row] = rows[row][:left] + " " * (right - left) + rows[row][right:]
+    except (tokenize.TokenError, SyntaxError):
+        return True
+    return bool(_ASKS.search("\n".join(rows)))
