@@ -535,6 +535,7 @@ NNL503_TITLE = "a `LanguageModel` over a torch model built from a config, withou
 NNL504_TITLE = "a module's `.output`/`.input` read after its trace ended"
 NNL505_TITLE = "a `tracer.iter` step at or past `max_new_tokens`, which never runs"
 NNL506_TITLE = "`.output`/`.input` of a torch module instead of its envoy"
+NNL507_TITLE = "a graph proxy used as a plain Python value inside a trace (nnsight < 0.5)"
 
 
 NNL501_CONSEQUENCES = {
@@ -594,9 +595,45 @@ def nnl506(access: str, how: str) -> Message:
     )
 
 
+# What asking a proxy for a plain value does before 0.5, by (form group, release; None: both), as
+# measured on nnsight 0.3.7 and 0.4.11 (rules/NNL507/).
+NNL507_ASKS = {"len": "`len()`", "int": "`int()`", "float": "`float()`", "range": "`range()`", "bool": "`bool()`",
+               "if": "an `if`", "while": "a `while`", "assert": "an `assert`", "ternary": "a conditional expression",
+               "and/or": "`and`/`or`", "not": "`not`", "in": "`in`", "for": "a `for` loop",
+               "comprehension": "a comprehension", "unpack": "unpacking"}
+NNL507_STORIES = {
+    ("size", None): "its `__len__`/`__index__` give another proxy, so Python fails (TypeError: __index__ returned "
+                    "non-int); use a size you know, or the saved value after the trace.",
+    ("truth", (0, 3)): "0.3 cannot give it a truth value while the graph is built (AttributeError: type object "
+                       "'_empty' has no attribute '__bool__'); use `with tracer.cond(...):`, or decide after the trace.",
+    ("truth", (0, 4)): "0.4 makes only an `if` statement on a proxy a graph condition; here nnsight finds no `if` to "
+                       "read back and fails (AttributeError: 'NoneType' object has no attribute 'end_lineno'); write "
+                       "an `if` statement, or decide after the trace.",
+    ("items", (0, 3)): "0.3's proxy has no `__iter__`: Python indexes it 0, 1, 2, ... and never stops (a `break` moves "
+                       "the failure to the trace's end: IndexError); loop over a range you know, or after the trace.",
+    ("items", (0, 4)): "0.4 makes only a `for` statement over a proxy a graph loop; a comprehension fails (AttributeError: "
+                       "... has no attribute 'elt'); write a `for` statement.",
+    ("unpack", (0, 3)): "0.3's proxy has no `__iter__` and never runs out of items (ValueError: too many values to "
+                        "unpack); index it instead (`out[0]`, `out[1]`).",
+    ("unpack", (0, 4)): "0.4 iterates a proxy only in a `for` statement (AttributeError: 'NoneType' object has no "
+                        "attribute 'end_lineno'); index it instead (`out[0]`, `out[1]`).",
+}
+NNL507_GROUPS = {"len": "size", "int": "size", "float": "size", "range": "size", "for": "items",
+                 "comprehension": "items", "unpack": "unpack"}
+
+
+def nnl507(form: str, code: str, release: tuple) -> Message:
+    group = NNL507_GROUPS.get(form, "truth")
+    story = NNL507_STORIES.get((group, release)) or NNL507_STORIES[(group, None)]
+    return Message(
+        f"{NNL507_ASKS[form]} asks `{code}`, a graph proxy on nnsight {release[0]}.{release[1]}, for a plain value",
+        f"Before 0.5 a value in a trace is a proxy with no value until the trace runs: {story}",
+    )
+
 # -- NNL6xx: remote (NDIF) runs ---------------------------------------------------------------------
 
 NNL601_TITLE = "a remote block reads an object nnsight's request cannot carry"
+NNL602_TITLE = "a gradient in a remote block where nothing asks for one (NDIF's parameters are frozen)"
 
 
 def nnl601(name: str, what: str, opener: str) -> Message:
@@ -614,3 +651,13 @@ PREFLIGHT_REFUSED = (
     "Turn the pre-flight off for one block with `with nnsight_lint.runtime.preflight_off():`, or for "
     "the process with NNSIGHT_LINT_PREFLIGHT=0 / `install(preflight=False)`."
 )
+
+
+def nnl602(call: str, opener: str) -> Message:
+    return Message(
+        f"`{call}` in a `{opener}(...)` block, and nothing before it calls `.requires_grad_(True)`",
+        "NDIF serves its models with every parameter frozen, so a remote forward builds no autograd graph "
+        "unless a value asks for one; the backward fails there (NotImplementedError: \"This tensor does not "
+        "require grad\", or torch's RuntimeError). Call `.requires_grad_(True)` on the activation you want "
+        "the gradient of, before the backward.",
+    )

@@ -239,9 +239,8 @@ def model():
     return tiny_model()
 
 
-# Pages whose snippets need what the tiny GPT-2 harness does not give yet: a model loaded lazily by id
-# (NNL501, NNL503), a remote backend (NNL601), names the page leaves to the reader (NNL506).
-NOT_YET_RUN = frozenset({"NNL501.md", "NNL503.md", "NNL506.md", "NNL601.md"})
+# Pages whose programs cannot run here yet: none now; no new page goes here.
+NOT_YET_RUN = frozenset()
 
 # A hub model a page loads by id, and its stand-in: the tiny GPT-2 with the real model's layer
 # count (a page's layer indices and counts are the real model's: `h[5]`, "12 layers"). Every
@@ -251,12 +250,31 @@ NOT_YET_RUN = frozenset({"NNL501.md", "NNL503.md", "NNL506.md", "NNL601.md"})
 # `tokenizer=` (the pipeline's task table holds class names, which nnsight reads as "no
 # tokenizer needed"), and there is no hub here.
 STAND_INS = {'LanguageModel("openai-community/gpt2")': 12}
+HUB_ID = '"openai-community/gpt2"'  # any other load by id (a tokenizer, `tokenizer=` given): from a directory
+
+
+@pytest.fixture(scope="module")
+def hub_dir(tmp_path_factory) -> Path:
+    """The tiny GPT-2 and its tokenizer saved with `save_pretrained`: what a page's other
+    `"openai-community/gpt2"` loads (lazily, onto the meta device, as from the hub)."""
+    from tests.tiny_model import tiny_model
+
+    directory = tmp_path_factory.mktemp("hub") / "gpt2"
+    tiny_model()._module.save_pretrained(directory)
+    tiny_model().tokenizer.save_pretrained(directory)
+    return directory
+
+
+def as_run_here(code: str, hub: Path) -> str:
+    """The program as it runs offline: the hub id loads from `hub`, and `remote=True` builds the
+    same request nnsight sends NDIF and runs it here (`remote="local"`)."""
+    return code.replace(HUB_ID, repr(str(hub))).replace("remote=True", 'remote="local"')
 
 
 @pytest.mark.parametrize("page,line,code", [(p, n, c) for p, n, c, program in BLOCKS
                                             if program and p.name not in NOT_YET_RUN],
                          ids=lambda v: v.name if isinstance(v, Path) else str(v) if isinstance(v, int) else "")
-def test_docs_program_runs_as_the_page_says(page, line, code, model, tmp_path):
+def test_docs_program_runs_as_the_page_says(page, line, code, model, hub_dir, tmp_path, monkeypatch):
     """Code the linter finds nothing in runs clean on nnsight; code it reports either runs (a silent
     wrong value) or fails with an error the page names: never with an error of the snippet itself
     (a missing import or name, a shape that does not fit)."""
@@ -264,13 +282,14 @@ def test_docs_program_runs_as_the_page_says(page, line, code, model, tmp_path):
     from tests.case_runner import run_case
     from tests.tiny_model import tiny_model
 
+    monkeypatch.chdir(tmp_path)  # a program may write files
     path = tmp_path / f"{page.stem}_{line}.py"  # a real file: nnsight reads a trace's source back
     findings = [d for d in lint_source(code, str(path)) if d.code != "NNL000"]
     text, runnable = page.read_text(encoding="utf-8"), code
     for construction, layers in STAND_INS.items():
         if construction in text:
             model, runnable = tiny_model(layers), code.replace(construction, "model")
-    path.write_text(runnable, encoding="utf-8")
+    path.write_text(as_run_here(runnable, hub_dir), encoding="utf-8")
     try:
         run_case(path, model)
     except Exception as error:

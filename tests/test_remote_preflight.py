@@ -245,3 +245,24 @@ def test_preflight_on_remote_local_dry_run(tmp_path, hook):
     with pytest.raises(runtime.PreflightRefused) as refused:
         module.main(tiny_model())
     assert [(d.code, d.line) for d in refused.value.findings] == [("NNL601", 7)]
+
+
+REMOTE_GRADIENT = """\
+def main(model):
+    with model.trace("the cat sat", remote="local"):
+        hidden = model.transformer.h[0].output
+        {ask}
+        with model.lm_head.output.sum().backward():
+            grad = hidden.grad.save()
+    return grad
+"""
+
+
+def test_preflight_refuses_a_remote_gradient_nothing_asks_for(tmp_path, hook):
+    """NNL602: refused before the request is built; with `.requires_grad_(True)` the block runs."""
+    module, _ = _load(tmp_path, REMOTE_GRADIENT.format(ask="pass"))
+    with pytest.raises(runtime.PreflightRefused) as refused:
+        module.main(tiny_model())
+    assert [(d.code, d.line) for d in refused.value.findings] == [("NNL602", 5)]
+    module, _ = _load(tmp_path, REMOTE_GRADIENT.format(ask="hidden.requires_grad_(True)"))
+    assert module.main(tiny_model()).shape == (1, 3, 32)

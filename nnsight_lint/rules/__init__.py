@@ -26,8 +26,8 @@ CODES = (
     "NNL201", "NNL202", "NNL203", "NNL204", "NNL205", "NNL206", "NNL207", "NNL208",  # the shape of a trace
     "NNL301", "NNL302",  # the nnsight API across releases
     "NNL401", "NNL402", "NNL403", "NNL404",  # the model a trace runs on
-    "NNL501", "NNL502", "NNL503", "NNL504", "NNL505", "NNL506",  # model lifecycle and inputs
-    "NNL601",  # remote (NDIF) runs
+    "NNL501", "NNL502", "NNL503", "NNL504", "NNL505", "NNL506", "NNL507",  # model lifecycle and inputs
+    "NNL601", "NNL602",  # remote (NDIF) runs
 )
 _MODULES = {code: f"nnsight_lint.rules.{code.lower()}" for code in CODES}
 _loaded: Dict[str, ModuleType] = {}

@@ -17,7 +17,11 @@ a meta tensor, and moving the model has nothing to copy.
 
 ## Wrong code
 ```python
-model = LanguageModel("openai-community/gpt2")
+from nnsight import LanguageModel
+from transformers import AutoTokenizer
+
+tokenizer = AutoTokenizer.from_pretrained("openai-community/gpt2")
+model = LanguageModel("openai-community/gpt2", tokenizer=tokenizer)
 ids = tokenizer("The Eiffel Tower is in", return_tensors="pt").input_ids.to(model.device)  # NNL501
 with model.trace(ids):
     logits = model.lm_head.output.save()
@@ -25,8 +29,14 @@ with model.trace(ids):
 
 ## Right code
 ```python
-model = LanguageModel("openai-community/gpt2", dispatch=True)
+from nnsight import LanguageModel
+from transformers import AutoTokenizer
+
+tokenizer = AutoTokenizer.from_pretrained("openai-community/gpt2")
+model = LanguageModel("openai-community/gpt2", tokenizer=tokenizer, dispatch=True)
 ids = tokenizer("The Eiffel Tower is in", return_tensors="pt").input_ids.to(model.device)
+with model.trace(ids):
+    logits = model.lm_head.output.save()
 ```
 Not reported: a model constructed with `dispatch=` (any value) or `**kwargs`, one built over a
 torch model (`LanguageModel(net)`), code after a trace or generation of the model or after

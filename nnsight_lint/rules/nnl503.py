@@ -12,14 +12,24 @@ cannot make one, and on nnsight 0.8.1 the construction itself fails.
 
 ## Wrong code
 ```python
-net = GPT2LMHeadModel(GPT2Config(n_layer=2))
+from nnsight import LanguageModel
+from transformers import GPT2Config, GPT2LMHeadModel
+
+net = GPT2LMHeadModel(GPT2Config(n_layer=2, n_embd=64, n_head=2))
 model = LanguageModel(net)  # NNL503
+with model.trace("The Eiffel Tower is in"):
+    logits = model.lm_head.output.save()
 ```
 
 ## Right code
 ```python
-net = GPT2LMHeadModel(GPT2Config(n_layer=2))
+from nnsight import LanguageModel
+from transformers import AutoTokenizer, GPT2Config, GPT2LMHeadModel
+
+net = GPT2LMHeadModel(GPT2Config(n_layer=2, n_embd=64, n_head=2))
 model = LanguageModel(net, tokenizer=AutoTokenizer.from_pretrained("openai-community/gpt2"))
+with model.trace("The Eiffel Tower is in"):
+    logits = model.lm_head.output.save()
 ```
 Not reported: a load by id or path, a torch model from `from_pretrained(...)` (its config names
 the checkpoint), `NNsight(net)` (which takes tensors, not text), `tokenizer=` or `**kwargs` given,

@@ -12,6 +12,7 @@ and `.named_children()` yield torch modules, as do `.modules()` / `.named_module
 
 ## Wrong code
 ```python
+outs = []
 with model.trace("The Eiffel Tower is in"):
     for name, module in model._module.named_modules():
         if name.endswith("mlp"):
@@ -20,6 +21,7 @@ with model.trace("The Eiffel Tower is in"):
 
 ## Right code
 ```python
+outs = []
 with model.trace("The Eiffel Tower is in"):
     for name, module in model.named_modules():  # envoys
         if name.endswith("mlp"):
