@@ -58,14 +58,14 @@ class Document:
         return found
 
     def cell_error(self, text: str, path: str) -> Optional[Diagnostic]:
-        """The syntax error of one notebook cell parsed alone (None: it parses), parsed again only
-        when the cell changed."""
-        from nnsight_lint.engine.lint import parse_error
+        """The syntax error of one notebook cell alone (None: it has none; `lint.syntax_error`),
+        checked again only when the cell changed."""
+        from nnsight_lint.engine.lint import syntax_error
 
         if text not in self._cells:
             if len(self._cells) >= 1024:  # cells of versions long gone
                 self._cells.clear()
-            self._cells[text] = parse_error(text, path)
+            self._cells[text] = syntax_error(text, path)
         return self._cells[text]
 
     def check(self, module: cst.Module, how: tuple, check: Callable[[], List[Diagnostic]]) -> List[Diagnostic]:

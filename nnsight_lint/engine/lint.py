@@ -197,18 +197,24 @@ def _lint_pieces(cut, path: str, codes: Sequence[str], options: LintOptions, tex
 
 def error_in_blanked(blanked: str, path: str) -> Optional[Diagnostic]:
     """NNL000 for a syntax error in the definitions slicing left out (`blanked`, at their own
-    lines), else None. CPython's compiler checks them (fast); only when it objects does libcst
-    decide (it knows newer syntax, and code CPython only rejects when compiling)."""
+    lines), else None (`syntax_error`)."""
+    return syntax_error(blanked, path)
+
+
+def syntax_error(source: str, path: str) -> Optional[Diagnostic]:
+    """NNL000 for a syntax error in `source` that no tree is needed of, else None. CPython's
+    compiler checks it (fast); only when it objects does libcst decide (it knows newer syntax, and
+    code CPython only rejects when compiling)."""
     import warnings
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the file's own SyntaxWarnings are not ours to print
-            compile(blanked, path, "exec", dont_inherit=True)
+            compile(source, path, "exec", dont_inherit=True)
         return None
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         pass
-    return parse_error(blanked, path)
+    return parse_error(source, path)
 
 
 def parsed_part(text: str, options: LintOptions = DEFAULT_OPTIONS) -> str:

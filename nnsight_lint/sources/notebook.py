@@ -34,7 +34,7 @@ from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
 from nnsight_lint.engine.lint import (DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, hidden_as_demos,
-                                      parse, parse_error)
+                                      parse, parse_error, syntax_error)
 from nnsight_lint.analysis.deliberate import says_the_next_cell_fails
 from nnsight_lint.engine.text import common_ends, split_lines_keepends
 
@@ -440,7 +440,7 @@ def _lint(
         masked, masked_lines = mask(source)
         if not masked.strip():
             continue
-        error = document.cell_error(masked, path) if document is not None else parse_error(masked, path)
+        error = document.cell_error(masked, path) if document is not None else syntax_error(masked, path)
         if error is not None:
             if "NNL000" in codes:
                 found.append((replace(error, cell=number), None))
@@ -455,6 +455,12 @@ def _lint(
     text = "".join(joined)
     if parts and could_have_findings(text, options):
         module = parse(text, path) if document is None else document.parse(text, path)
+        if isinstance(module, Diagnostic) and "NNL000" in codes:
+            # CPython compiled every cell, and libcst refuses one: it says which.
+            for part, source in zip(parts, joined):
+                error = parse_error(source, path)
+                if error is not None:
+                    found.append((replace(error, cell=part.number), None))
         if not isinstance(module, Diagnostic):  # every cell parses alone, so the join does too
             layout = _Layout(parts)
             cache = None if document is None else document.positions
