@@ -418,8 +418,29 @@ class _Walker:
                 self.emit(ApiUse("keyword", arg.keyword.value, arg, role=call, call=node))
 
 
-def api_uses(model: FileModel, model_members: Set[str]) -> List[ApiUse]:
-    """Every use of nnsight's API by name in the file, in source order."""
+def api_uses(model: FileModel, model_members: Set[str], memo: Optional[Dict[int, tuple]] = None) -> List[ApiUse]:
+    """Every use of nnsight's API by name in the file, in source order. `memo`: what an earlier
+    version of the same document found per top-level statement; a statement that is the same node,
+    walked with the same bindings, has the same uses (and binds the same Envoy names)."""
     walker = _Walker(_bindings(model), model_members)
-    walker.walk(model.module)
+    if memo is None:
+        walker.walk(model.module)
+        return walker.uses
+    bindings, kept = walker.bindings, {}
+    fixed = (tuple(sorted(bindings.imports.items())), tuple(sorted((k, tuple(sorted(v.items())))
+                                                                    for k, v in bindings.parameters.items())))
+    for statement in model.module.body:
+        state = (fixed, tuple(sorted(bindings.roles.items())))
+        known = memo.get(id(statement))
+        if known is None or known[0] is not statement or known[1] != state:
+            start, before = len(walker.uses), dict(bindings.roles)
+            walker.walk(statement)
+            bound = {name: role for name, role in bindings.roles.items() if before.get(name) != role}
+            known = (statement, state, walker.uses[start:], bound)
+        else:
+            walker.uses.extend(known[2])
+            bindings.roles.update(known[3])
+        kept[id(statement)] = known
+    memo.clear()
+    memo.update(kept)  # the statements of this version only
     return walker.uses

@@ -37,6 +37,9 @@ class Document:
 
     def __init__(self) -> None:
         self.positions: Dict[int, Generated] = {}  # `Positions`' cache: generated statements by id
+        # What an analysis keeps per top-level statement for the next version, by the analysis's
+        # name (`api_uses`): `RuleContext.document_memo`.
+        self.memo: Dict[str, dict] = {}
         self._text: Optional[str] = None
         self._module: Optional[cst.Module] = None
         self._starts: Optional[List[int]] = None  # where each statement's text starts; then the footer's

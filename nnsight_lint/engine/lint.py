@@ -175,7 +175,8 @@ def lint_source(
         found = check_module(module, path, codes, options, module.code if text is None else text)
     else:
         found = document.check(module, (path, tuple(codes), options),
-                               lambda: check_module(module, path, codes, options, text, positions_cache=document.positions))
+                               lambda: check_module(module, path, codes, options, text, positions_cache=document.positions,
+                                                    document_memo=document.memo))
     if blanked_error is not None and "NNL000" in codes:
         found = sorted([blanked_error, *found], key=Diagnostic.sort_key)
     return found
@@ -292,19 +293,23 @@ def check_module(
     piece: Optional[Tuple[str, Sequence[int]]] = None,
     positions_cache: Optional[dict] = None,
     cell_magics: Optional[Mapping[int, str]] = None,
+    document_memo: Optional[dict] = None,
 ) -> List[Diagnostic]:
     """Run the rules on a parsed module; `text` is its source (regenerated from the tree if None).
     With `piece` (its text, and the file's line for each of its lines) the module is a piece of
     the file whose text is `text`, and findings are placed in the file. `positions_cache`: see
     `positions.Positions`. `cell_magics`: the lines a notebook's cell magic runs under a name of
-    its own, with the magic's name (`notebook.sourceless_lines`)."""
-    return run_main_first(_check_module, module, path, codes, options, text, piece, positions_cache, cell_magics)
+    its own, with the magic's name (`notebook.sourceless_lines`). `document_memo`: what the
+    analyses kept for an earlier version of the same document (`incremental.Document.memo`)."""
+    return run_main_first(_check_module, module, path, codes, options, text, piece, positions_cache, cell_magics,
+                          document_memo)
 
 
 def _check_module(module, path: str, codes: Sequence[str], options: LintOptions, text: Optional[str],
                   piece: Optional[Tuple[str, Sequence[int]]] = None,
                   positions_cache: Optional[dict] = None,
-                  cell_magics: Optional[Mapping[int, str]] = None) -> List[Diagnostic]:
+                  cell_magics: Optional[Mapping[int, str]] = None,
+                  document_memo: Optional[dict] = None) -> List[Diagnostic]:
     from nnsight_lint import rules
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext
@@ -317,6 +322,7 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     context.models, context.transformers_version = options.models, options.transformers_version
     context.live_schemas = options.live_schemas
     context.cell_magics = cell_magics or {}
+    context.document_memo = document_memo
     # Findings are mostly inside traces: positions look in their statements first.
     context.tops = [trace.top for trace in file_model.traces if trace.top is not None]
     if piece is not None:

@@ -52,6 +52,9 @@ class RuleContext:
         # In a notebook: the lines a cell magic (`%%time`) compiles under a name of its own, with
         # the magic's name (`sources/notebook.sourceless_lines`); {} for a plain file.
         self.cell_magics: Mapping[int, str] = {}
+        # A document's versions (the language server): what analyses keep per top-level statement
+        # for the next version, by analysis (`incremental.Document.memo`); None for one text.
+        self.document_memo: Optional[Dict[str, dict]] = None
         self._indent: Optional[str] = None
 
     def deliberate(self, code: str, at: Union[cst.CSTNode, Position]) -> bool:

@@ -95,7 +95,8 @@ _NNL301_NAMES = frozenset({"nnsight.list", "nnsight.dict", "nnsight.log", "nnsig
 def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
     target = context.target_version
     members = set(nnsight_api.table()["members"]["model"])
-    for use in api_uses(model, members):
+    memo = None if context.document_memo is None else context.document_memo.setdefault("api_uses", {})
+    for use in api_uses(model, members, memo):
         if use.guarded:
             continue
         found = _change(use, target)

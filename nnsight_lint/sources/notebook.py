@@ -463,9 +463,10 @@ def _lint(
                     found.append((replace(error, cell=part.number), None))
         if not isinstance(module, Diagnostic):  # every cell parses alone, so the join does too
             layout = _Layout(parts)
-            cache = None if document is None else document.positions
+            cache, memo = (None, None) if document is None else (document.positions, document.memo)
             found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options, text,
-                                                                   positions_cache=cache, cell_magics=magics))
+                                                                   positions_cache=cache, cell_magics=magics,
+                                                                   document_memo=memo))
     shown = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
     if len(shown) < len(found):
         hidden_as_demos(pair[0] for pair in found if pair[0].cell in demos and pair[0].code != "NNL000")
