@@ -20,7 +20,7 @@ import libcst as cst
 
 from nnsight_lint.analysis.guards import mentions_version
 from nnsight_lint.analysis.model import EventKind, FileModel
-from nnsight_lint.analysis.scope import dotted_name
+from nnsight_lint.analysis.scope import dotted_name, imported_names
 from nnsight_lint.analysis.tree import NOT_NODES, SEQUENCES, body_of, children, code_fields, statement_blocks
 
 ROLE_CALLS = {"trace": "trace", "generate": "generate", "scan": "scan", "session": "session"}
@@ -75,22 +75,7 @@ def _statements(module: cst.Module) -> Iterator[cst.CSTNode]:
 def _import_names(statements: Sequence[cst.CSTNode]) -> Dict[str, str]:
     names: Dict[str, str] = {}
     for node in statements:
-        if type(node) is cst.Import:
-            for alias in node.names:
-                full = dotted_name(alias.name)
-                if alias.asname is not None and type(alias.asname.name) is cst.Name:
-                    names[alias.asname.name.value] = full
-                elif full:
-                    head = full.split(".")[0]
-                    names[head] = head
-        elif type(node) is cst.ImportFrom:
-            if node.relative or node.module is None or type(node.names) is cst.ImportStar:
-                continue
-            base = dotted_name(node.module)
-            for alias in node.names:
-                name = dotted_name(alias.name)
-                local = alias.asname.name.value if alias.asname is not None and type(alias.asname.name) is cst.Name else name
-                names[local] = f"{base}.{name}"
+        names.update(imported_names(node))
     return names
 
 

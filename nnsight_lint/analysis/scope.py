@@ -4,7 +4,7 @@ exactly once to a literal (`keep = False`), and the functions a trace may call.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -112,21 +112,8 @@ class _ScopeCollector:
                     self.statement(statement)
 
     def small_statement(self, node: cst.BaseSmallStatement) -> None:
-        if type(node) is cst.Import:
-            for alias in node.names:
-                full = dotted_name(alias.name)
-                if alias.asname is not None:
-                    self.scope.imports[alias.asname.name.value] = full
-                else:
-                    head = full.split(".")[0]
-                    self.scope.imports[head] = head
-        elif type(node) is cst.ImportFrom:
-            if node.relative or node.module is None or type(node.names) is cst.ImportStar:
-                return
-            module = dotted_name(node.module)
-            for alias in node.names:
-                local = alias.asname.name.value if alias.asname is not None else alias.name.value
-                self.scope.imports[local] = f"{module}.{dotted_name(alias.name)}"
+        if type(node) is cst.Import or type(node) is cst.ImportFrom:
+            self.scope.imports.update(imported_names(node))
         elif type(node) is cst.Assign:
             for target in node.targets:
                 if type(target.target) is cst.Name and len(node.targets) == 1:
@@ -145,6 +132,26 @@ class _ScopeCollector:
 
     def _bind(self, name: str, value) -> None:
         self.scope.literals[name] = _UNSET if name in self.scope.literals else value
+
+
+def imported_names(node: cst.BaseSmallStatement) -> Iterator[Tuple[str, str]]:
+    """(local name, qualified name) for each name an `import` or `from ... import` binds (`import
+    a.b` binds `a`); none for a relative or star import, or another statement."""
+    if type(node) is cst.Import:
+        for alias in node.names:
+            full = dotted_name(alias.name)
+            if alias.asname is not None:
+                yield alias.asname.name.value, full
+            else:
+                head = full.split(".")[0]
+                yield head, head
+    elif type(node) is cst.ImportFrom:
+        if node.relative or node.module is None or type(node.names) is cst.ImportStar:
+            return
+        module = dotted_name(node.module)
+        for alias in node.names:
+            name = dotted_name(alias.name)
+            yield (alias.asname.name.value if alias.asname is not None else name), f"{module}.{name}"
 
 
 def target_names(node: cst.CSTNode) -> List[str]:
