@@ -243,7 +243,8 @@ class Positions:
         return self._position(placed, start), self._position(placed, end)
 
     def start(self, node: cst.CSTNode) -> Position:
-        """`span(node)[0]`; for a compound statement, found from its header alone."""
+        """`span(node)[0]`; for a compound statement of one text, found from its header alone (a
+        document's versions place its top-level statement once, for every version: see `_place`)."""
         if node not in self._owner and type(node) in _COMPOUND and self._text is not None and self._cache is None:
             self._top_holding(node)
             if id(node) in self._indents:
