@@ -170,3 +170,14 @@ def test_old_api_in_an_unpinned_project_is_explained_once(tmp_path):
     notes = [line for line in result.stderr.splitlines() if line.startswith("note:")]
     assert len(notes) == 1, result.stderr
     assert f"4 findings of the old nnsight API (NNL3xx) in {tmp_path / 'loose'}, which does not pin nnsight" in notes[0]
+
+
+def test_the_installed_version_read_from_dist_info_is_what_importlib_metadata_says():
+    """The fast path (a directory scan of sys.path, no importlib.metadata import at start-up) gives
+    every installed distribution the version importlib.metadata gives it."""
+    from nnsight_lint.sources.requirements import _dist_info_version
+
+    names = {each.metadata["Name"] for each in metadata.distributions()}
+    assert {"nnsight", "transformers", "libcst", "torch"} <= names
+    assert {name: _dist_info_version(name) for name in names} == {name: metadata.version(name) for name in names}
+    assert _dist_info_version("no-such-distribution-nnsight-lint") is None

@@ -14,12 +14,16 @@ it is a hit only while each of those still has the state it was read with.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import tempfile
 import time
 from typing import Dict, List, Optional
+
+try:  # hashlib.blake2b is this very function; importing hashlib also loads OpenSSL (~15 ms a start)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover  (a Python without the builtin module)
+    from hashlib import blake2b
 
 from nnsight_lint import __version__
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
@@ -33,13 +37,13 @@ _TEMPORARY_PREFIX = "tmp"
 
 
 def content_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return blake2b(data, digest_size=16).hexdigest()
 
 
 class Cache:
     def __init__(self, directory: str, settings_key: str) -> None:
         self.directory = directory
-        digest = hashlib.blake2b(f"{_FORMAT}|{__version__}|{settings_key}".encode(), digest_size=8).hexdigest()
+        digest = blake2b(f"{_FORMAT}|{__version__}|{settings_key}".encode(), digest_size=8).hexdigest()
         self._index_path = os.path.join(directory, f"index-{digest}.json")
         self._entries: Dict[str, list] = self._load()
         self._dirty = False

@@ -92,10 +92,12 @@ class Settings:
         return codes
 
     def is_excluded(self, path: str) -> bool:
+        globs = self.exclude + self.extend_exclude
+        if not globs:
+            return False  # asked of every file a walk finds
         from nnsight_lint.sources.discovery import glob_patterns, matches_globs
 
-        globs = self.exclude + self.extend_exclude
-        return bool(globs) and matches_globs(path, self.root, glob_patterns(self.root, globs))
+        return matches_globs(path, self.root, glob_patterns(self.root, globs))
 
     def describe(self) -> str:
         """The settings of `checked` as a `[tool.nnsight-lint]` table one could paste back, each key
@@ -328,10 +330,13 @@ def decide(start: str, package: str, memo: Optional[dict] = None):
     declares its dependencies without it. Where no version decides (nothing declared, a bare name,
     a git or URL requirement), the installed distribution's version (metadata, no import), else
     None. `memo` maps (directory, package) to the decision from there up (one walk per run)."""
+    return decide_in(_directory(start), package, {} if memo is None else memo)
+
+
+def decide_in(directory: str, package: str, memo: dict):
+    """`decide` for an absolute directory (a Resolver's: no need to ask the disk what it is)."""
     from nnsight_lint.sources import requirements
 
-    memo = {} if memo is None else memo
-    directory = _directory(start)
     walked = []
     decision = None
     while decision is None:
@@ -429,6 +434,7 @@ class Resolver:
         self._decisions: dict = {}  # (directory, package) -> Decision
         self._settings: dict = {}  # directory -> the resolved Settings
         self._by_path: dict = {}  # a path as given -> its directory's Settings
+        self._by_written_directory: dict = {}  # a file's directory as given -> its Settings
         self._options: dict = {}  # directory -> its LintOptions
 
     def for_path(self, path: Optional[str], exact: bool = False, is_file: bool = False) -> Settings:
@@ -438,18 +444,27 @@ class Resolver:
         checked = path if path not in (None, "-") else "."
         settings = self._by_path.get(checked)
         if settings is None:
-            directory = os.path.dirname(os.path.abspath(checked)) if is_file else _directory(checked)
-            settings = self._settings.get(directory)
+            # A walk's files come directory by directory: their directory as written names the
+            # settings without an absolute path per file.
+            written = os.path.dirname(checked) if is_file else None
+            settings = self._by_written_directory.get(written) if is_file else None
             if settings is None:
-                settings = with_overrides(self._base(directory), **self.flags)
-                settings = replace(
-                    settings, checked=directory,
-                    inferred_target=None if settings.target_version else target_of(self._decide(directory, "nnsight")),
-                    inferred_transformers=None if settings.transformers_version else self._decide(directory, "transformers"),
-                )
-                self._settings[directory] = settings
+                settings = self._for_directory(os.path.dirname(os.path.abspath(checked)) if is_file else _directory(checked))
+                if is_file:
+                    self._by_written_directory[written] = settings
             self._by_path[checked] = settings
         return replace(settings, checked=os.path.abspath(checked)) if exact else settings
+
+    def _for_directory(self, directory: str) -> Settings:
+        settings = self._settings.get(directory)
+        if settings is None:
+            settings = with_overrides(self._base(directory), **self.flags)
+            settings = self._settings[directory] = replace(
+                settings, checked=directory,
+                inferred_target=None if settings.target_version else target_of(self._decide(directory, "nnsight")),
+                inferred_transformers=None if settings.transformers_version else self._decide(directory, "transformers"),
+            )
+        return settings
 
     def options(self, path: str):
         """The engine's options for `path` (its per-file-ignores are applied to the findings)."""
@@ -460,7 +475,7 @@ class Resolver:
         return options
 
     def _decide(self, directory: str, package: str):
-        return decide(directory, package, self._decisions)
+        return decide_in(directory, package, self._decisions)
 
     def _base(self, directory: str) -> Settings:
         if self._given is not None:
@@ -502,14 +517,10 @@ class Resolver:
         directory as that directory's settings say (`respects_gitignore`)."""
         from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES, iter_files
 
-        seen = set()
+        seen: set = set()  # `./a.py` and `../d/a.py` are one file: checked once
         for path in paths:
             explicit = not os.path.isdir(path)
-            for file in iter_files([path], respect_gitignore=self.respects_gitignore, on_warning=on_warning):
-                key = os.path.abspath(file)  # `./a.py` and `../d/a.py` are one file: checked once
-                if key in seen:
-                    continue
-                seen.add(key)
+            for file in iter_files([path], respect_gitignore=self.respects_gitignore, on_warning=on_warning, seen=seen):
                 settings = self.for_path(file, is_file=True)
                 if not explicit and file.endswith(NOTEBOOK_SUFFIXES) and not settings.notebooks:
                     continue
@@ -557,6 +568,8 @@ def with_overrides(settings: Settings, **flags: Any) -> Settings:
     """Command-line values replace the file's; `extend_exclude` adds to it, and `extend_select` to
     the selection (`--select`, else the file's, else the defaults). None means not given."""
     given = {key: value for key, value in flags.items() if value is not None}
+    if not given:
+        return settings  # asked for every directory of a walk: no flag, nothing to replace
     extend = given.pop("extend_select", None)
     if extend:
         given["select"] = tuple(given.get("select") or settings.select or ("NNL",)) + tuple(extend)

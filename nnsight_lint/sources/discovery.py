@@ -119,6 +119,7 @@ def iter_files(
     respect_gitignore: Union[bool, Callable[[str], bool]] = True,
     notebooks: bool = True,
     on_warning: Optional[Callable[[str, str], None]] = None,
+    seen: Optional[set] = None,
 ) -> Iterator[str]:
     """Files to check, each once, in a stable order (sorted within each directory).
 
@@ -126,11 +127,12 @@ def iter_files(
     says it for a directory (its settings': `config.Resolver.respects_gitignore`), asked for each
     directory walked, and for the files in it.
     `notebooks` walks `.ipynb` files too; a file named explicitly is checked either way.
-    `on_warning(path, why)` hears of what a walk skipped that the user may not expect (a loop)."""
+    `on_warning(path, why)` hears of what a walk skipped that the user may not expect (a loop).
+    `seen`: the absolute paths already given (and added to as files are), shared across calls."""
     if notebooks:
         suffixes = tuple(suffixes) + NOTEBOOK_SUFFIXES
     warn = (lambda path, why: on_warning(os.path.normpath(path), why)) if on_warning else (lambda path, why: None)
-    seen = set()
+    seen = set() if seen is None else seen
     for path in paths:
         found = [path] if not os.path.isdir(path) else _walk(path, suffixes, respect_gitignore, warn)
         for file in found:
