@@ -22,10 +22,13 @@ _STRING = (
     r"[rRbBuUfF]{0,2}(?:'''(?:\\[\s\S]|[^\\])*?'''|\"\"\"(?:\\[\s\S]|[^\\])*?\"\"\""
     r"|'(?:\\.|[^'\\\r\n])*'|\"(?:\\.|[^\"\\\r\n])*\")"
 )
+# `code`: a run of plain code, its brackets listed at once (a match per bracket cost a loop step of
+# the scan each: most of a file's tokens).
 _TOKENS = re.compile(
-    rf"(?P<string>{_STRING})|(?P<comment>#[^\r\n]*)|(?P<open>[(\[{{])|(?P<close>[)\]}}])"
+    rf"(?P<string>{_STRING})|(?P<comment>#[^\r\n]*)|(?P<code>[^'\"#\\\r\n]+)"
     r"|(?P<continuation>\\(?:\r\n|\r|\n))|(?P<newline>\r\n|\r|\n)|(?P<quote>['\"])"
 )
+_BRACKETS = re.compile(r"[()\[\]{}]")
 _CONTINUES = re.compile(r"(?:else|elif|except|finally)\b")
 _DEFINITION = re.compile(r"(?:@|def\b|class\b|async\s+def\b)")
 _DEFINED_NAME = re.compile(r"^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
@@ -145,12 +148,14 @@ def scan_statement_starts(
             at_line_start = False  # at column 0 outside every bracket
             if depth == 0 and _at_column_0(lines[line]):
                 starts.append(line)
-        if kind == "string":
+        if kind == "code":
+            for bracket in _BRACKETS.findall(match.group()):
+                if bracket in "([{":
+                    depth += 1
+                elif depth:  # a close past the last open (broken code) stays at depth 0
+                    depth -= 1
+        elif kind == "string":
             line += len(LINE_BREAK.findall(match.group()))
-        elif kind == "open":
-            depth += 1
-        elif kind == "close":
-            depth = max(depth - 1, 0)
         elif kind == "continuation":
             line += 1
         elif kind == "newline":
