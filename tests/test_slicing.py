@@ -160,3 +160,35 @@ def test_a_definition_using_nnsight_api_is_kept_wherever_it_is_called():
     assert "def unrelated" not in kept  # a parameter named `model` is no nnsight model of the file's
     assert "def says_net_in_words" not in kept  # the name in a docstring or a comment reads nothing
     assert as_tuples(lint_source(text, "x.py")) == as_tuples(whole_file_findings(text, "x.py"))
+
+
+KEPT_EXAMPLES = (
+    "def f(self):\n    def forward(x):\n        pass\n", "def f():\n    h.save()\n", "def f():\n    nnsight.save(h)\n",
+    "@contextlib.contextmanager\ndef trace(x):\n    yield\n", "class A:\n    def __enter__(self):\n        pass\n",
+    "def f():\n    return LanguageModel('gpt2')\n", "def f():\n    m = NNsight(net)\n", "def f():\n    VLLM('x')\n",
+    "def f():\n    TransformersModel('x')\n", "def f():\n    global hidden\n", "def f():\n    import nnsight\n",
+    "def f():\n    from nnsight import CONFIG\n", "def f():\n    nnsight.list()\n",
+)
+
+
+def test_the_kept_definitions_gate_finds_what_its_regex_finds():
+    """Every alternative of the regex holds one of the needles: a gated search answers as the
+    regex does, on one example of each alternative and on every definition of this repository."""
+    from nnsight_lint.engine.lint import _KEPT_DEFINITIONS
+    from nnsight_lint.engine.text import LINE_BREAK
+    from nnsight_lint.engine import slicing
+
+    for example in KEPT_EXAMPLES:
+        assert _KEPT_DEFINITIONS.pattern.search(example), example
+        assert _KEPT_DEFINITIONS.search(example), example
+    root = Path(__file__).resolve().parent.parent
+    compared = 0
+    for path in [*root.glob("nnsight_lint/**/*.py"), *root.glob("tests/**/*.py"), *root.glob("rules/**/*.py")]:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        lines = LINE_BREAK.split(text)
+        starts = slicing._statement_starts(text, lines)
+        for first, end in slicing._group(lines, starts) if starts else ():
+            statement = slicing._joined(lines, first, end)
+            assert bool(_KEPT_DEFINITIONS.search(statement)) == bool(_KEPT_DEFINITIONS.pattern.search(statement)), path
+            compared += 1
+    assert compared > 1000

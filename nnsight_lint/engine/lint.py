@@ -11,7 +11,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 from nnsight_lint import messages
 from nnsight_lint.engine.depth import assess, run_deep, run_main_first
 from nnsight_lint.diagnostics import Diagnostic, Position
-from nnsight_lint.engine.slicing import pieces, relevant_text, sliced
+from nnsight_lint.engine.slicing import GatedPattern, pieces, relevant_text, sliced
 from nnsight_lint.knowledge.versions import NEWEST
 
 _NOQA = re.compile(r"#\s*noqa(?![\w-])(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
@@ -42,10 +42,15 @@ DEFAULT_OPTIONS = LintOptions()
 # definition is called (NNL301, NNL302); so is a member of a model the file builds at top level
 # (`model._model` in a helper: `_NNSIGHT_MODEL` finds the names whose uses keep a definition: bound
 # to an nnsight constructor, or traced by a top-level `with`).
-_KEPT_DEFINITIONS = re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\("
-                               r"|^\s+def\s+__enter__\s*\(|\b(?:LanguageModel|TransformersModel|NNsight|VLLM)\(|^\s+global\s"
-                               r"|^\s+(?:from|import)\s+nnsight\b|\bnnsight\.\w+\(",
-                               re.MULTILINE)
+_KEPT_DEFINITIONS = GatedPattern(
+    re.compile(r"^\s+def\s+forward\s*\(|\.save\(\s*\)|\bnnsight\.save\(|@(?:\w+\.)?contextmanager\s+def\s+trace\s*\("
+               r"|^\s+def\s+__enter__\s*\(|\b(?:LanguageModel|TransformersModel|NNsight|VLLM)\(|^\s+global\s"
+               r"|^\s+(?:from|import)\s+nnsight\b|\bnnsight\.\w+\(",
+               re.MULTILINE),
+    # what each alternative above holds
+    ("forward", ".save(", "nnsight", "contextmanager", "__enter__", "LanguageModel", "TransformersModel", "NNsight",
+     "VLLM", "global"),
+)
 _NNSIGHT_MODEL = re.compile(r"([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(?:[\w.]+\.)?(?:LanguageModel|TransformersModel|NNsight|VLLM)\("
                             r"|with\s+([A-Za-z_]\w*)\.(?:trace|generate)\(")
 
