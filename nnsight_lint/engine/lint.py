@@ -186,11 +186,11 @@ def _lint_pieces(cut, path: str, codes: Sequence[str], options: LintOptions, tex
     """A huge file, piece by piece (`slicing.pieces`): one piece's tree at a time. None when a piece
     does not parse: the whole file is then parsed, so its error is reported as it is."""
     found = {}
-    for piece_text, lines in cut:
-        module = parse(piece_text, path)
+    for piece in cut:
+        module = parse(piece[0], path)
         if isinstance(module, Diagnostic):
             return None
-        for diagnostic in check_module(module, path, codes, options, text, (piece_text, lines)):
+        for diagnostic in check_module(module, path, codes, options, text, piece):
             # A statement every piece holds reports once.
             found.setdefault((diagnostic.code, diagnostic.start, diagnostic.end, diagnostic.message), diagnostic)
     return sorted(found.values(), key=Diagnostic.sort_key)
@@ -327,6 +327,7 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     context.tops = [trace.top for trace in file_model.traces if trace.top is not None]
     if piece is not None:
         context.module_text, context.module_lines = piece
+        context.module_spans = getattr(piece, "spans", None)  # a `slicing.Piece`
     found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
     shown = [d for d in found if not _shown_on_purpose(d, context)]
     if len(shown) < len(found):
