@@ -159,3 +159,18 @@ def test_piece_spans_hold_their_statements_and_place_every_node_exactly():
             assert (start.line, start.column - 1, end.line, end.column - 1) == (
                 code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
             ), type(node).__name__
+
+
+def test_the_pieces_of_a_file_split_its_lines_once(monkeypatch):
+    """A piece's findings are read against the file's lines (`# noqa`, comments saying it fails):
+    split once for all the pieces, not once a piece (pieces x file size: 64 x 16 MB)."""
+    from nnsight_lint.rules import context
+
+    text = program(40)
+    whole = findings(text)
+    monkeypatch.setattr(slicing, "PIECE_SIZE", 2_000)
+    split, real = [], context.split_lines
+    monkeypatch.setattr(context, "split_lines", lambda lines: split.append(lines) or real(lines))
+    assert findings(text) == whole
+    assert len(slicing.pieces(text, __import__("nnsight_lint.engine.lint", fromlist=["x"])._trace_pattern_text(("trace",)))) > 5
+    assert sum(lines is text for lines in split) == 1
