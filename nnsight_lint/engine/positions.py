@@ -330,7 +330,9 @@ class Positions:
     def _found_in(self, statement: cst.CSTNode, low: int, high: int) -> Optional[int]:
         code = self._codes.get(id(statement))
         if code is None:
-            code = _code(statement, self._module, self._indents.get(id(statement), ()), id(statement) in self._elifs)
+            unit = self._units.get(id(statement))  # generated already, at the same indentation
+            code = unit.code if unit is not None else _code(
+                statement, self._module, self._indents.get(id(statement), ()), id(statement) in self._elifs)
             self._codes[id(statement)] = code
         at = self._text.find(code, low, high) if code else -1
         return at if at >= 0 and self._text.find(code, at + 1, high) < 0 else None
