@@ -128,3 +128,49 @@ NOT_CARRIED_BETWEEN_PIECES = {
     "NNL504/output_read_after_trace.py",
     "NNL504/submodule_alias_output_after_trace.py",
 }
+
+
+def test_piece_spans_hold_their_statements_and_place_every_node_exactly():
+    """Each piece says where its top-level statements' lines lie (`Piece.spans`); positions bracket
+    a statement by them instead of searching the piece, and place every node as PositionProvider
+    does in that piece (the NNL001 backward lines, twice in each trace, included)."""
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from nnsight_lint.engine.positions import Positions
+    from nnsight_lint.engine.text import line_starts
+
+    text = program_with_statements_between(12)
+    opener = __import__("nnsight_lint.engine.lint", fromlist=["x"])._trace_pattern_text(("trace",))
+    cut = slicing.pieces(text, opener, 2_000)
+    assert cut is not None and len(cut) >= 3
+    for piece in cut:
+        piece_text, _ = piece
+        module = cst.parse_module(piece_text)
+        expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        assert len(piece.spans) == len(module.body)
+        offsets = line_starts(piece_text)
+        for statement, (low, high) in zip(module.body, piece.spans):
+            start, end = expected[statement].start, expected[statement].end
+            assert low <= offsets[start.line - 1] + start.column < offsets[end.line - 1] + end.column <= high
+        positions = Positions(module, piece_text, likely=module.body, spans=piece.spans)
+        for node, code_range in expected.items():
+            start, end = positions.span(node)
+            assert (start.line, start.column - 1, end.line, end.column - 1) == (
+                code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
+            ), type(node).__name__
+
+
+def test_the_pieces_of_a_file_split_its_lines_once(monkeypatch):
+    """A piece's findings are read against the file's lines (`# noqa`, comments saying it fails):
+    split once for all the pieces, not once a piece (pieces x file size: 64 x 16 MB)."""
+    from nnsight_lint.rules import context
+
+    text = program(40)
+    whole = findings(text)
+    monkeypatch.setattr(slicing, "PIECE_SIZE", 2_000)
+    split, real = [], context.split_lines
+    monkeypatch.setattr(context, "split_lines", lambda lines: split.append(lines) or real(lines))
+    assert findings(text) == whole
+    assert len(slicing.pieces(text, __import__("nnsight_lint.engine.lint", fromlist=["x"])._trace_pattern_text(("trace",)))) > 5
+    assert sum(lines is text for lines in split) == 1

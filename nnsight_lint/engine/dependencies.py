@@ -58,37 +58,55 @@ def names_of(source: str, first: bool) -> Optional[Names]:
 
 def _collect(node: ast.AST, found: Names, local: bool = False) -> None:
     """Reads anywhere (a helper's free names too); bindings outside function and class bodies."""
+    # One walk of every node of every top-level statement of a huge file: types are compared
+    # directly, and children read from `_fields` (ast.iter_child_nodes is two generators a node).
+    reads, binds = found.reads, found.binds
     stack = [(node, local)]
+    pop, push = stack.pop, stack.append
     while stack:
-        node, local = stack.pop()
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                found.reads.add(node.id)
+        node, local = pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Load:
+                reads.add(node.id)
             elif not local:
-                found.binds.add(node.id)
+                binds.add(node.id)
             continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and not local:
-            for alias in node.names:
-                if alias.name == "*":
-                    found.star = True
-                else:
-                    found.binds.add(alias.asname or alias.name.partition(".")[0])
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not local:
-            found.binds.add(node.name)
-        elif isinstance(node, ast.Global):
-            found.binds.update(node.names)  # a function that rebinds a module name
-        elif isinstance(node, ast.MatchAs) and node.name and not local:
-            found.binds.add(node.name)
-        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
-            base = _base(node)
-            if base is not None:
-                found.binds.add(base)  # `saved[i] = ...`, `cfg.x = ...`: a new value of the name
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATING
-              and isinstance(node.func.value, ast.Name)):
-            found.binds.add(node.func.value.id)  # `outputs.append(...)`
-        inner = local or isinstance(node, _SCOPES)
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, inner))
+        if kind in _NOTED:
+            if (kind is ast.Import or kind is ast.ImportFrom) and not local:
+                for alias in node.names:
+                    if alias.name == "*":
+                        found.star = True
+                    else:
+                        binds.add(alias.asname or alias.name.partition(".")[0])
+            elif kind in _DEFINITIONS and not local:
+                binds.add(node.name)
+            elif kind is ast.Global:
+                binds.update(node.names)  # a function that rebinds a module name
+            elif kind is ast.MatchAs and node.name and not local:
+                binds.add(node.name)
+            elif (kind is ast.Subscript or kind is ast.Attribute) and type(node.ctx) is ast.Store:
+                base = _base(node)
+                if base is not None:
+                    binds.add(base)  # `saved[i] = ...`, `cfg.x = ...`: a new value of the name
+            elif (kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _MUTATING
+                  and type(node.func.value) is ast.Name):
+                binds.add(node.func.value.id)  # `outputs.append(...)`
+        inner = local or kind in _SCOPE_KINDS
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        push((item, inner))
+            elif isinstance(value, ast.AST) and field != "ctx":  # Load/Store: nothing below
+                push((value, inner))
+
+
+_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+_SCOPE_KINDS = frozenset(_SCOPES)
+_NOTED = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.MatchAs, ast.Subscript, ast.Attribute, ast.Call,
+                    *_DEFINITIONS})
 
 
 def _certain(statement: ast.stmt, certain: Set[str]) -> None:

@@ -174,12 +174,15 @@ def lint_source(
 def _lint_pieces(cut, path: str, codes: Sequence[str], options: LintOptions, text: str) -> Optional[List[Diagnostic]]:
     """A huge file, piece by piece (`slicing.pieces`): one piece's tree at a time. None when a piece
     does not parse: the whole file is then parsed, so its error is reported as it is."""
+    from nnsight_lint.rules.context import FileLines
+
     found = {}
-    for piece_text, lines in cut:
-        module = parse(piece_text, path)
+    file_lines = FileLines(text)
+    for piece in cut:
+        module = parse(piece[0], path)
         if isinstance(module, Diagnostic):
             return None
-        for diagnostic in check_module(module, path, codes, options, text, (piece_text, lines)):
+        for diagnostic in check_module(module, path, codes, options, text, piece, file_lines=file_lines):
             # A statement every piece holds reports once.
             found.setdefault((diagnostic.code, diagnostic.start, diagnostic.end, diagnostic.message), diagnostic)
     return sorted(found.values(), key=Diagnostic.sort_key)
@@ -283,22 +286,24 @@ def check_module(
     positions_cache: Optional[dict] = None,
     cell_magics: Optional[Mapping[int, str]] = None,
     document_memo: Optional[dict] = None,
+    file_lines=None,
 ) -> List[Diagnostic]:
     """Run the rules on a parsed module; `text` is its source (regenerated from the tree if None).
     With `piece` (its text, and the file's line for each of its lines) the module is a piece of
     the file whose text is `text`, and findings are placed in the file. `positions_cache`: see
     `positions.Positions`. `cell_magics`: the lines a notebook's cell magic runs under a name of
     its own, with the magic's name (`notebook.sourceless_lines`). `document_memo`: what the
-    analyses kept for an earlier version of the same document (`incremental.Document.memo`)."""
+    analyses kept for an earlier version of the same document (`incremental.Document.memo`).
+    `file_lines`: `text`'s lines (`context.FileLines`), split once for all the pieces of a file."""
     return run_main_first(_check_module, module, path, codes, options, text, piece, positions_cache, cell_magics,
-                          document_memo)
+                          document_memo, file_lines)
 
 
 def _check_module(module, path: str, codes: Sequence[str], options: LintOptions, text: Optional[str],
                   piece: Optional[Tuple[str, Sequence[int]]] = None,
                   positions_cache: Optional[dict] = None,
                   cell_magics: Optional[Mapping[int, str]] = None,
-                  document_memo: Optional[dict] = None) -> List[Diagnostic]:
+                  document_memo: Optional[dict] = None, file_lines=None) -> List[Diagnostic]:
     from nnsight_lint import rules
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext
@@ -307,7 +312,7 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     if not file_model.traces and not file_model.events:
         return []
     context = RuleContext(path, module, module.code if text is None else text, options.target_version,
-                          options.report_deliberate_errors, positions_cache)
+                          options.report_deliberate_errors, positions_cache, file_lines)
     context.models, context.transformers_version = options.models, options.transformers_version
     context.live_schemas = options.live_schemas
     context.cell_magics = cell_magics or {}
@@ -316,6 +321,7 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     context.tops = [trace.top for trace in file_model.traces if trace.top is not None]
     if piece is not None:
         context.module_text, context.module_lines = piece
+        context.module_spans = getattr(piece, "spans", None)  # a `slicing.Piece`
     found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
     shown = [d for d in found if not _shown_on_purpose(d, context)]
     if len(shown) < len(found):

@@ -197,6 +197,7 @@ class Positions:
         lines: Optional[Sequence[int]] = None,
         likely: Iterable[cst.CSTNode] = (),
         cache: Optional[Dict[int, Generated]] = None,
+        spans: Optional[Sequence[Tuple[int, int]]] = None,
     ) -> None:
         """Positions of the nodes of `module`.
 
@@ -206,7 +207,8 @@ class Positions:
         is generated at once. `likely`: the top-level statements to look in first (those holding
         traces). `cache`: statements generated for an earlier version of the same document, by
         id; new ones are added. `lines`: the module is a piece of a file, whose line N is the
-        file's line `lines[N - 1]`.
+        file's line `lines[N - 1]`. `spans`: where the lines of each of the module's top-level
+        statements lie in `text`, when known (a piece of a file, as it was cut).
         """
         if text and not text.endswith(("\n", "\r")):
             # The newline the code generator ends the last statement with, as PositionProvider counts
@@ -228,6 +230,9 @@ class Positions:
         self._elifs: set = set()  # ids of the `if` statements that are an `elif` of another
         self._where: Dict[int, Optional[int]] = {}  # id of a statement -> where its code starts, if known
         self._index: Optional[Dict[int, int]] = None
+        # Each top-level statement's lines; only when there is one for each statement (the text of
+        # a module whose definitions slicing blanked holds more).
+        self._spans = spans if spans is not None and text and len(spans) == len(module.body) else None
         self._unwalked: Iterator[cst.CSTNode] = _in_order(module.body, likely)
         if text is None:
             self._generate_whole()
@@ -325,7 +330,9 @@ class Positions:
     def _found_in(self, statement: cst.CSTNode, low: int, high: int) -> Optional[int]:
         code = self._codes.get(id(statement))
         if code is None:
-            code = _code(statement, self._module, self._indents.get(id(statement), ()), id(statement) in self._elifs)
+            unit = self._units.get(id(statement))  # generated already, at the same indentation
+            code = unit.code if unit is not None else _code(
+                statement, self._module, self._indents.get(id(statement), ()), id(statement) in self._elifs)
             self._codes[id(statement)] = code
         at = self._text.find(code, low, high) if code else -1
         return at if at >= 0 and self._text.find(code, at + 1, high) < 0 else None
@@ -339,11 +346,13 @@ class Positions:
             top = self._top_of.get(id(statement))
             if top is None:
                 return 0, len(self._text)
-            if self._index is None:
-                self._index = {id(one): i for i, one in enumerate(self._module.body)}
             if top is not statement:
                 return self._region(top)
-            outer, block, index = None, self._module.body, self._index[id(top)]
+            index = self._top_index(top)
+            bracket = self._bracket(index)
+            if bracket is not None:
+                return bracket
+            outer, block = None, self._module.body
             low, high = 0, len(self._text)
         else:
             outer, block, index = parent
@@ -363,6 +372,21 @@ class Positions:
                 found_high = at
                 break
         return found_low, found_high
+
+    def _top_index(self, top: cst.CSTNode) -> int:
+        if self._index is None:
+            self._index = {id(one): i for i, one in enumerate(self._module.body)}
+        return self._index[id(top)]
+
+    def _bracket(self, index: int) -> Optional[Tuple[int, int]]:
+        """The lines of the module's top-level statement `index` in the text, when known (`spans`):
+        probing its neighbours' code instead costs two searches of the whole text per statement
+        placed, which in a piece of a huge file is most of the linting."""
+        if self._spans is None:
+            return None
+        low, high = self._spans[index]
+        # The last one: up to the newline `__init__` may have added, which its code ends with.
+        return (low, len(self._text)) if index == len(self._spans) - 1 else (low, high)
 
     def _top_holding(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         """The top-level statement that holds `node`, walking statements not yet walked: through

@@ -13,6 +13,7 @@ backslash continuations; when it meets something it does not understand, nothing
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from typing import Callable, Dict, List, Optional, Pattern, Set, Tuple, Union
 
@@ -282,7 +283,7 @@ PIECE_SIZE = 250_000
 MOST = 0.8
 
 
-def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None) -> Optional[List[Tuple[str, List[int]]]]:
+def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None) -> Optional[List["Piece"]]:
     """A text longer than `size` cut into pieces of about `size` characters: each is a run of
     top-level statements, in their order, with the statements elsewhere in the file that the run
     needs (`dependencies`: those binding what it reads, those reading what its traces bind), as
@@ -326,6 +327,20 @@ def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None) ->
         included = sorted(graph.needed(run, traces))
         if sum(sizes[i] for i in included) > MOST * len(text):
             return None  # one piece is nearly the file: parse it whole, once
-        numbers = [line for i in included for line in range(*statements[i])]
-        cut.append(("".join(lines[i] + (breaks[i] or "\n" * bool(lines[i])) for i in numbers), [i + 1 for i in numbers]))
+        chunks = ["".join(lines[n] + (breaks[n] or "\n" * bool(lines[n])) for n in range(*statements[i]))
+                  for i in included]
+        ends = list(itertools.accumulate(map(len, chunks)))
+        numbers = [n + 1 for i in included for n in range(*statements[i])]
+        cut.append(Piece("".join(chunks), numbers, list(zip([0, *ends[:-1]], ends))))
     return cut
+
+
+class Piece(tuple):
+    """A piece of a huge file, as `pieces` cuts it: unpacks as (its text, the file's 1-based line for
+    each of its lines). `spans`: where each of its top-level statements' lines lie in its text, as
+    cut (`positions.Positions` brackets a statement by them instead of searching the text)."""
+
+    def __new__(cls, text: str, lines: List[int], spans: List[Tuple[int, int]]) -> "Piece":
+        piece = super().__new__(cls, (text, lines))
+        piece.spans = spans
+        return piece

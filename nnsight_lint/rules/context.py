@@ -16,6 +16,23 @@ from nnsight_lint.knowledge.versions import NEWEST
 _DEMO_WORDS = re.compile(r"\btry\b|[rR]aises")
 
 
+class FileLines:
+    """A file's lines, and the lines of its `# %%` cells said to fail, worked out once: the pieces of
+    a huge file (`slicing.pieces`) share one, where each piece's context splitting the whole file
+    again costs pieces x file size (64 x 16 MB)."""
+
+    __slots__ = ("lines", "_percent_demos")
+
+    def __init__(self, text: str) -> None:
+        self.lines: List[str] = split_lines(text)
+        self._percent_demos: Optional[FrozenSet[int]] = None
+
+    def percent_demos(self) -> FrozenSet[int]:
+        if self._percent_demos is None:
+            self._percent_demos = percent_demo_lines(self.lines)
+        return self._percent_demos
+
+
 class RuleContext:
     def __init__(
         self,
@@ -25,13 +42,15 @@ class RuleContext:
         target_version: Tuple[int, int] = NEWEST,
         report_deliberate_errors: bool = False,
         positions_cache: Optional[Dict[int, Generated]] = None,
+        file_lines: Optional[FileLines] = None,
     ) -> None:
         """`text` is the module's source; `target_version` the nnsight the code is written for
         (messages may depend on it); `positions_cache` what `Positions` generated for earlier
-        versions of the same document."""
+        versions of the same document; `file_lines` those of `text`, if already split."""
         self.path = path
         self.module = module
-        self.lines: List[str] = split_lines(text)
+        self._file_lines = file_lines if file_lines is not None else FileLines(text)
+        self.lines: List[str] = self._file_lines.lines
         self._text = text
         self.target_version = target_version
         self.report_deliberate_errors = report_deliberate_errors  # then nothing counts as a demo
@@ -41,9 +60,9 @@ class RuleContext:
         # line for each of its lines. `text` and `lines` stay the file's.
         self.module_text: Optional[str] = None
         self.module_lines: Optional[Sequence[int]] = None
+        self.module_spans: Optional[Sequence[Tuple[int, int]]] = None  # its top-level statements' lines, as cut
         self._positions: Optional[Positions] = None
         self._demos: Union[None, bool, Demos] = None  # False: the text holds no such code
-        self._percent_demos: Optional[FrozenSet[int]] = None  # lines of `# %%` cells said to fail
         # What the rules that know the model read (`LintOptions.models`, `.transformers_version`,
         # `.live_schemas`).
         self.models: Mapping[str, str] = {}
@@ -69,13 +88,12 @@ class RuleContext:
         where = at if isinstance(at, Position) else self.span(at)[0]
         if comment_says_it_fails(self.line_text(where.line)):
             return True
-        if self._percent_demos is None:
-            self._percent_demos = percent_demo_lines(self.lines)
-        if where.line in self._percent_demos:
+        if where.line in self._file_lines.percent_demos():
             return True
         if self._demos is None:
-            # Looking costs every node's position: only when the text can hold such code at all.
-            if not _DEMO_WORDS.search(self._text):
+            # Looking costs every node's position: only when the module's text can hold such code
+            # at all (a piece's own text: its module is all `Demos` looks in).
+            if not _DEMO_WORDS.search(self.module_text or self._text):
                 self._demos = False
             else:
                 self._demos = Demos(self.module, self.span)
@@ -101,7 +119,7 @@ class RuleContext:
     def _positions_of(self) -> Positions:
         if self._positions is None:  # computed on first use: most files report nothing
             self._positions = Positions(self.module, self.module_text or self._text, self.module_lines, self.tops,
-                                        self._positions_cache)
+                                        self._positions_cache, self.module_spans)
         return self._positions
 
     @property
