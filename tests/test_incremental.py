@@ -160,3 +160,21 @@ def test_statement_starts_rescanned_around_an_edit_are_a_whole_scan_s(path, layo
         lines = LINE_BREAK.split(text)
         assert document.statement_starts(text, lines) == _statement_starts(text, lines), text
         text = _edit(text, chance)
+
+
+def test_a_helper_edited_to_hold_what_slicing_keeps_lints_as_a_whole_lint():
+    """Slicing remembers what each statement's text held for the next version (`Document.searched`):
+    a helper whose edit makes it kept (a `.save()`, a trace) or blanked again must be judged anew."""
+    head = 'from nnsight import LanguageModel\nmodel = LanguageModel("gpt2")\n\n'
+    trace = "with model.trace('x'):\n    h = model.transformer.h[0].output[0]\n    g = helper(h)\n\n"
+    versions = [
+        head + "def helper(v):\n    return v\n\n" + trace,
+        head + "def helper(v):\n    return v.save()\n\n" + trace,
+        head + "def other(v):\n    return v.save()\n\n" + trace,
+        head + "def other(v):\n    with model.trace('y'):\n        model.transformer.h[0].output[0].save()\n\n" + trace,
+        head + "def other(v):\n    return v\n\n" + trace,
+    ]
+    document = Document()
+    for text in versions:
+        assert lint_source(text, "t.py", DEFAULT_OPTIONS, document) == lint_source(text, "t.py")
+    assert document.searched, "the document keeps what slicing found"

@@ -46,6 +46,8 @@ class Uses:
         self.model = model
         self._parents: Dict[int, cst.CSTNode] = {}
         self._mapped: set = set()  # the module-level statements whose parents are mapped
+        self._reads_binds: Optional[Dict[str, List[Event]]] = None  # name -> its READ and BIND events, in order
+        self._indexed = 0
 
     def parent(self, node: cst.CSTNode, top: Optional[cst.CSTNode] = None) -> Optional[cst.CSTNode]:
         """The node's parent; `top` is the statement it is in (`Event.within`), mapped on first use."""
@@ -134,7 +136,14 @@ class Uses:
 
     def _reads_after(self, binding: Event, name: str):
         """The reads of `name` after `binding` in the same scope, until it is bound again."""
-        for event in self.model.events:
+        # Indexed once (again if events were added, as `FileModel.named` does): scanning every
+        # event per binding was the cost.
+        if self._reads_binds is None or self._indexed != len(self.model.events):
+            self._reads_binds, self._indexed = {}, len(self.model.events)
+            for event in self.model.events:
+                if event.kind is EventKind.READ or event.kind is EventKind.BIND:
+                    self._reads_binds.setdefault(event.name, []).append(event)
+        for event in self._reads_binds.get(name, ()):
             if event.order <= binding.order or event.where.scope is not binding.where.scope:
                 continue
             if event.kind is EventKind.BIND and event.name == name:

@@ -40,6 +40,7 @@ class Document:
         # What an analysis keeps per top-level statement for the next version, by the analysis's
         # name (`api_uses`): `RuleContext.document_memo`.
         self.memo: Dict[str, dict] = {}
+        self.searched: dict = {}  # what slicing found in each statement's text (`slicing.sliced`)
         self._text: Optional[str] = None
         self._module: Optional[cst.Module] = None
         self._starts: Optional[List[int]] = None  # where each statement's text starts; then the footer's

@@ -137,8 +137,8 @@ def lint_source(
     codes = rules.selected(options.select, options.ignore, options.target_version)
     text = _decoded(source)
     opener = _trace_pattern_text(tuple(options.trace_names))
-    starts = None if document is None else document.statement_starts
-    parts = sliced(text, opener, _KEPT_DEFINITIONS, starts, _NNSIGHT_MODEL) if text is not None else None
+    starts, searched = (None, None) if document is None else (document.statement_starts, document.searched)
+    parts = sliced(text, opener, _KEPT_DEFINITIONS, starts, _NNSIGHT_MODEL, searched) if text is not None else None
     cut = pieces(parts[0] if parts is not None else text, opener) if text is not None else None
     if cut is not None:
         found = _lint_pieces(cut, path, codes, options, text)

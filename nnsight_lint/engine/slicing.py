@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from typing import Callable, Dict, List, Optional, Pattern, Set, Tuple, Union
+from typing import Callable, List, Optional, Pattern, Set, Tuple, Union
 
 from nnsight_lint.engine.text import LINE_BREAK, common_ends
 
@@ -64,44 +64,64 @@ def sliced(
     keep: Optional[Union[Pattern[str], GatedPattern]] = None,
     statement_starts: Callable[[str, List[str]], Optional[List[int]]] = None,
     roots: Optional[Pattern[str]] = None,
+    searched: Optional[dict] = None,
 ) -> Optional[Tuple[str, str]]:
     """(`relevant_text`, what it blanked): the blanked definitions alone at their own lines and
     columns (other lines empty), for CPython to check their syntax; None when nothing can go.
     `statement_starts`: what finds the lines where top-level statements start (an editor's
     document rescans only around an edit). `roots`: a top-level statement it matches names, as its
     first group that matched, a name whose use keeps a definition (`model = LanguageModel(...)`: a helper that
-    reads `model._model` holds a finding, called from a trace or not)."""
+    reads `model._model` holds a finding, called from a trace or not). `searched`: an editor's
+    document's, what the last version's statements were found to hold (a statement's text that
+    did not change opens a trace and matches `keep` as it did), replaced by this version's."""
     lines = LINE_BREAK.split(text)
     starts = (statement_starts or _statement_starts)(text, lines)
     if starts is None:
         return None
     statements = _group(lines, starts)
     names = [_defined_name(lines, first, end) for first, end in statements]
-    tracing = [trace_opener.search(_joined(lines, first, end)) is not None for first, end in statements]
-    kept = [
-        name is None or traces or (keep is not None and keep.search(_joined(lines, *statement)) is not None)
-        for name, traces, statement in zip(names, tracing, statements)
-    ]
+    # Per statement, what its text holds (by the text: an unchanged statement's is `searched`'s):
+    # [opens a trace, matches `keep`, its trace bodies' names, its identifiers, those of its code].
+    held: List[list] = []
+    found = {}
+    for name, (first, end) in zip(names, statements):
+        source = _joined(lines, first, end)
+        key = (trace_opener, keep, source)
+        known = searched.get(key) if searched is not None else None
+        if known is None:
+            traces = trace_opener.search(source) is not None
+            # The keep pattern is the slow search (about 70 us a helper): asked only of definitions.
+            known = [traces, name is not None and not traces and keep is not None and keep.search(source) is not None,
+                     None, None, None]
+        found[key] = known
+        held.append(known)
+    if searched is not None:
+        searched.clear()
+        searched.update(found)
+    tracing = [known[0] for known in held]
+    kept = [name is None or known[0] or known[1] for name, known in zip(names, held)]
     if all(kept):
         return None
     used: Set[str] = set()
     rooted = _root_names(lines, statements, names, roots)
     for i, traces in enumerate(tracing):  # names used in trace bodies (and traced definitions' headers)
         if traces:
-            used |= _trace_body_names(lines, *statements[i], trace_opener)
-    read: Dict[int, Set[str]] = {}  # the identifiers of a definition, read once
-    reads_root: Dict[int, bool] = {}  # does its code (not its strings or comments) read a root name
+            if held[i][2] is None:
+                held[i][2] = _trace_body_names(lines, *statements[i], trace_opener)
+            used |= held[i][2]
 
     def identifiers(i: int) -> Set[str]:
-        if i not in read:
-            read[i] = set(_IDENTIFIER.findall(_joined(lines, *statements[i])))
-        return read[i]
+        if held[i][3] is None:
+            held[i][3] = set(_IDENTIFIER.findall(_joined(lines, *statements[i])))
+        return held[i][3]
 
     def rooted_in(i: int) -> bool:
-        if i not in reads_root:
-            reads_root[i] = not rooted.isdisjoint(identifiers(i)) and not rooted.isdisjoint(
-                _IDENTIFIER.findall(_STRINGS_AND_COMMENTS.sub(" ", _joined(lines, *statements[i]))))
-        return reads_root[i]
+        """Does its code (not its strings or comments) read a root name?"""
+        if rooted.isdisjoint(identifiers(i)):
+            return False
+        if held[i][4] is None:
+            held[i][4] = set(_IDENTIFIER.findall(_STRINGS_AND_COMMENTS.sub(" ", _joined(lines, *statements[i]))))
+        return not rooted.isdisjoint(held[i][4])
 
     if rooted:  # a top-level statement handing the model to a helper (`weights(model)`): the helper counts
         for i, name in enumerate(names):
