@@ -390,6 +390,37 @@ def test_a_cell_that_does_not_parse_is_nnl000_and_the_other_cells_are_checked(tm
     assert lines[1].startswith("nb.ipynb:cell 3:3:36: NNL001")
 
 
+def test_a_helper_no_trace_needs_is_not_parsed_and_the_findings_stay(monkeypatch):
+    from nnsight_lint.engine import lint
+    from nnsight_lint.sources import notebook as ipynb
+
+    helper = "def table(rows):\n    return {row: len(row) for row in rows}\n\n"
+    cells = ["import torch\n", helper + TWO_INVOKES, "layers = table(['a'])\n"]
+    parsed = []
+    parse = lint.parse
+    monkeypatch.setattr(lint, "parse", lambda text, path: parsed.append(text) or parse(text, path))
+    found = ipynb.lint_cells(cells, "nb.ipynb")
+    # libcst saw the trace and the top-level code, not the helper; every line where it was.
+    assert len(parsed) == 1 and "def table" not in parsed[0] and "layers = table" in parsed[0]
+    assert parsed[0].count("\n") == "".join(cells).count("\n")
+    assert [(d.code, d.cell, d.line) for d in found] == [("NNL001", 2, 6)]
+    assert found[0].fix is not None and found[0].fix.edits[0].start.line == 6
+    # The same findings, fixes and all, as from the whole join's tree.
+    monkeypatch.setattr(ipynb, "sliced_text", lambda *args: None)
+    assert ipynb.lint_cells(cells, "nb.ipynb") == found
+    assert "def table" in parsed[-1]
+
+
+def test_a_helper_libcst_must_not_be_given_is_nnl000_in_its_cell_though_no_trace_needs_it():
+    from nnsight_lint.sources.notebook import lint_cells
+
+    # CPython compiles the cell; libcst's parser would fail on it, so the join's parse refuses it.
+    banner = "def banner():\n    return (" + " ".join(["'a'"] * 3001) + ")\n"
+    found = lint_cells(["import torch\n", banner, TWO_INVOKES], "nb.ipynb")
+    assert [(d.code, d.cell) for d in found] == [("NNL000", 2)]
+    assert "3001 adjacent strings" in found[0].message
+
+
 def test_a_notebook_in_another_language_is_not_checked(tmp_path):
     (tmp_path / "nb.ipynb").write_text(notebook(code(TWO_INVOKES), language_info={"name": "julia"}), encoding="utf-8")
     assert found_in_cells(tmp_path / "nb.ipynb") == set()

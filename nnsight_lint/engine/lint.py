@@ -11,7 +11,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 from nnsight_lint import messages
 from nnsight_lint.engine.depth import assess, run_deep, run_main_first
 from nnsight_lint.diagnostics import Diagnostic, Position
-from nnsight_lint.engine.slicing import GatedPattern, pieces, relevant_text, sliced
+from nnsight_lint.engine.slicing import GatedPattern, pieces, sliced
 from nnsight_lint.knowledge.versions import NEWEST
 
 _NOQA = re.compile(r"#\s*noqa(?![\w-])(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
@@ -137,8 +137,7 @@ def lint_source(
     codes = rules.selected(options.select, options.ignore, options.target_version)
     text = _decoded(source)
     opener = _trace_pattern_text(tuple(options.trace_names))
-    starts, searched = (None, None) if document is None else (document.statement_starts, document.searched)
-    parts = sliced(text, opener, _KEPT_DEFINITIONS, starts, _NNSIGHT_MODEL, searched) if text is not None else None
+    parts = sliced_text(text, options, document) if text is not None else None
     cut = pieces(parts[0] if parts is not None else text, opener) if text is not None else None
     if cut is not None:
         found = _lint_pieces(cut, path, codes, options, text)
@@ -147,16 +146,11 @@ def lint_source(
             if blanked_error is not None and "NNL000" in codes:
                 found = sorted([blanked_error, *found], key=Diagnostic.sort_key)
             return found
-    parse_text = parse if document is None else document.parse
+    # As text once decoded: libcst's own decoding misses a `# coding:` line ended by a lone CR, as
+    # tokenize does.
+    module_or_error, blanked = parse_sliced(parts, source if text is None else text, path, document)
     check_blanked = error_in_blanked if document is None else document.error_in_blanked
-    module_or_error = parse_text(parts[0], path) if parts is not None else None
-    blanked_error = None
-    if parts is not None and not isinstance(module_or_error, Diagnostic):
-        blanked_error = check_blanked(parts[1], path)  # the file's syntax, all of it
-    if module_or_error is None or isinstance(module_or_error, Diagnostic):
-        # The whole file, so an error is reported as it is; as text once decoded: libcst's own
-        # decoding misses a `# coding:` line ended by a lone CR, as tokenize does.
-        module_or_error = parse_text(source if text is None else text, path)
+    blanked_error = check_blanked(blanked, path) if blanked is not None else None  # the file's syntax, all of it
     if isinstance(module_or_error, Diagnostic):
         return [module_or_error] if "NNL000" in codes else []
     module = module_or_error
@@ -169,6 +163,29 @@ def lint_source(
     if blanked_error is not None and "NNL000" in codes:
         found = sorted([blanked_error, *found], key=Diagnostic.sort_key)
     return found
+
+
+def sliced_text(text: str, options: LintOptions = DEFAULT_OPTIONS, document=None) -> Optional[Tuple[str, str]]:
+    """How `text` is sliced for the rules (`slicing.sliced`): (the text libcst is given, the
+    definitions blanked out of it at their own lines), or None when nothing can go. `document`: an
+    `incremental.Document` that sliced an earlier version (its statements are scanned again only
+    around the edit)."""
+    starts, searched = (None, None) if document is None else (document.statement_starts, document.searched)
+    return sliced(text, _trace_pattern_text(tuple(options.trace_names)), _KEPT_DEFINITIONS, starts, _NNSIGHT_MODEL,
+                  searched)
+
+
+def parse_sliced(parts: Optional[Tuple[str, str]], source: Union[str, bytes], path: str, document=None):
+    """(the tree the rules walk, what was blanked out of it): the tree of `parts`' kept text
+    (`sliced_text`) with its blanked text, whose syntax no parse has checked; else, when nothing
+    was blanked or the kept text does not parse, the whole `source`'s (so its error is reported as
+    it is), or the NNL000 saying why it does not parse, with None."""
+    parse_text = parse if document is None else document.parse
+    if parts is not None:
+        module_or_error = parse_text(parts[0], path)
+        if not isinstance(module_or_error, Diagnostic):
+            return module_or_error, parts[1]
+    return parse_text(source, path), None
 
 
 def _lint_pieces(cut, path: str, codes: Sequence[str], options: LintOptions, text: str) -> Optional[List[Diagnostic]]:
@@ -212,8 +229,8 @@ def syntax_error(source: str, path: str) -> Optional[Diagnostic]:
 
 def parsed_part(text: str, options: LintOptions = DEFAULT_OPTIONS) -> str:
     """The text libcst is given for `text`: the slicing's relevant part, or all of it."""
-    relevant = relevant_text(text, _trace_pattern_text(tuple(options.trace_names)), _KEPT_DEFINITIONS, _NNSIGHT_MODEL)
-    return text if relevant is None else relevant
+    parts = sliced_text(text, options)
+    return text if parts is None else parts[0]
 
 
 def _decoded(source: Union[str, bytes]) -> Optional[str]:

@@ -33,8 +33,9 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 from nnsight_lint import messages
 from nnsight_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
+from nnsight_lint.engine.depth import refusal
 from nnsight_lint.engine.lint import (DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, hidden_as_demos,
-                                      parse, parse_error, syntax_error)
+                                      parse_error, parse_sliced, sliced_text, syntax_error)
 from nnsight_lint.analysis.deliberate import says_the_next_cell_fails
 from nnsight_lint.engine.text import common_ends, split_lines_keepends
 
@@ -454,7 +455,12 @@ def _lint(
         line += count
     text = "".join(joined)
     if parts and could_have_findings(text, options):
-        module = parse(text, path) if document is None else document.parse(text, path)
+        sliced = sliced_text(text, options, document)
+        if sliced is not None and refusal(sliced[1]) is not None:
+            sliced = None  # a definition libcst must not be given: the whole join's parse refuses it, as it is
+        # The definitions blanked out of the tree need no syntax check of their own
+        # (`error_in_blanked`): each compiled alone in its cell above.
+        module, _ = parse_sliced(sliced, text, path, document)
         if isinstance(module, Diagnostic) and "NNL000" in codes:
             # CPython compiled every cell, and libcst refuses one: it says which.
             for part, source in zip(parts, joined):
