@@ -357,6 +357,19 @@ def test_python_that_looks_like_ipython_is_not_masked(source):
     assert mask(source) == (source, frozenset())
 
 
+def test_a_cell_without_ipython_marks_is_masked_as_the_full_scan_masks_it(monkeypatch):
+    from nnsight_lint.sources import notebook as ipynb
+
+    sources = [cell for path in sorted(FIXTURES.glob("*.ipynb")) + sorted((ROOT / "rules").rglob("*.ipynb"))
+               for cell in code_sources(path.read_text(encoding="utf-8"))]
+    sources += [case.read_text(encoding="utf-8") for case in CASES]
+    sources += ["a = 1\rb = 2\r\n\fc = 3\x0bd\n", "x = (\n  1)  # what\n", "", "\n\n", "  \tpass"]
+    assert any(not mask(source)[1] for source in sources) and any(mask(source)[1] for source in sources)
+    quick = [mask(source) for source in sources]
+    monkeypatch.setattr(ipynb, "_IPYTHON_MARKS", ("",))  # every text holds "": the line-by-line scan
+    assert quick == [mask(source) for source in sources]
+
+
 def test_a_cell_magic_masks_the_whole_cell_and_markdown_and_raw_are_never_linted(tmp_path):
     text = notebook(
         code("\n%%bash\n" + TWO_INVOKES),  # %%time's body is Python, and linted: see below

@@ -251,6 +251,9 @@ SOURCELESS_BODY_MAGICS = frozenset({"time", "timeit", "prun"})
 _CELL_MAGIC = re.compile(r"%%(\w+)")
 _ASSIGNED_MAGIC = re.compile(r"[ \t]*[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!]")
 _AT_STATEMENT_START = (0, None, False)  # bracket depth, open string quote, backslash continuation
+# Every IPython line holds one of these: a magic or escape starts with one (`%`, `!`, `?`), a help
+# request ends with `?`, an assigned magic's value starts with `%` or `!`.
+_IPYTHON_MARKS = ("%", "!", "?")
 
 
 def mask(source: str) -> Tuple[str, FrozenSet[int]]:
@@ -259,6 +262,8 @@ def mask(source: str) -> Tuple[str, FrozenSet[int]]:
     A masked statement becomes `pass` at its own indentation, so a magic alone in a block keeps
     the block valid; its backslash-continued lines and a whole `%%` cell become empty lines.
     """
+    if not any(mark in source for mark in _IPYTHON_MARKS):
+        return source, frozenset()  # most cells: no line can be IPython's
     lines = split_lines_keepends(source)
     bodies = [line.rstrip("\r\n") for line in lines]
     endings = [line[len(body):] for line, body in zip(lines, bodies)]
@@ -301,6 +306,8 @@ def _cell_magic(bodies: Sequence[str]) -> Tuple[Optional[int], Optional[str]]:
 def sourceless_lines(source: str) -> Dict[int, str]:
     """The 1-based lines of a cell that IPython compiles under a magic's own name (the body of a
     `%%time`, also inside a `%%capture`), each with that magic's name; {} for most cells."""
+    if "%%" not in source:
+        return {}  # no cell magic
     lines = split_lines_keepends(source)
     first, magic = _cell_magic([line.rstrip("\r\n") for line in lines])
     if first is None or magic not in PYTHON_BODY_MAGICS:
@@ -448,7 +455,7 @@ def _lint(
             continue
         if not masked.endswith(("\n", "\r")):
             masked += "\n"
-        count = len(split_lines_keepends(masked))
+        count = masked.count("\n") + masked.count("\r") - masked.count("\r\n")  # its lines: it ends in a break
         joined.append(masked)
         parts.append(_Part(number, line, count, masked_lines))
         magics.update((line + cell_line - 1, name) for cell_line, name in sourceless_lines(source).items())
