@@ -84,6 +84,22 @@ with model.trace() as t:
     ),
     "form feeds": "def noise():\n    pass\n\x0c\n\x0cdef helper(l):\n    l.backward()\n\n\x0cwith m.trace():\n    helper(a)\n    helper(b)\n",
     "crlf": "def helper(l):\r\n    l.backward()\r\n\r\ndef noise():\r\n    pass\r\n\r\nwith m.trace():\r\n    helper(a)\r\n    helper(b)\r\n",
+    # A trace block goes on past a line at its opener's indentation that starts no statement: the
+    # closing bracket of a multi-line opener (as black writes it), a string's or a comment's line.
+    "multi-line-opener": (
+        "def push(logits):\n    logits.sum().backward()\n\ndef noise():\n    pass\n\n"
+        "with model.trace(\n    'hello world'\n) as tracer:\n    push(model.lm_head.output)\n    push(model.lm_head.output)\n"
+    ),
+    "string-at-column-0": (
+        "def push(logits):\n    logits.sum().backward()\n\ndef noise():\n    pass\n\n"
+        "with model.trace('a'):\n    note = \"\"\"\nat column 0\n\"\"\"\n    push(model.lm_head.output)\n"
+        "    model.lm_head.output.sum().backward()\n"
+    ),
+    "comment-at-column-0": (
+        "def push(logits):\n    logits.sum().backward()\n\ndef noise():\n    pass\n\n"
+        "def run():\n    with model.trace('a'):\n#       commented out\n        push(model.lm_head.output)\n"
+        "        model.lm_head.output.sum().backward()\n    return 1\n"
+    ),
 }
 CASES = sorted((ROOT / "rules").glob("NNL*/*.py"))
 

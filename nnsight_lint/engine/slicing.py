@@ -272,24 +272,61 @@ def _joined(lines: List[str], first: int, end: int) -> str:
 
 
 def _trace_body_names(lines: List[str], first: int, end: int, trace_opener: Pattern[str]) -> Set[str]:
-    """Identifiers on a definition's header lines and inside each of its trace blocks."""
+    """Identifiers on a definition's header lines and inside each of its trace blocks. A block ends
+    at the first line that starts a statement at its opener's indentation or less: not at a
+    comment, nor at a line inside a bracket or a string (a multi-line opener's closing `) as
+    tracer:`, a string's text at column 0)."""
     names: Set[str] = set()
     header = first
     while header < end and not _DEFINED_NAME.match(lines[header]):
         header += 1
     names |= set(_IDENTIFIER.findall(lines[header] if header < end else ""))
+    starts: Optional[Set[int]] = None
     index = first
     while index < end:
         if trace_opener.search(lines[index]):
             indent = _indent(lines[index])
             names |= set(_IDENTIFIER.findall(lines[index]))
             index += 1
-            while index < end and (not lines[index].strip() or _indent(lines[index]) > indent):
+            while index < end:
+                if lines[index].strip() and _indent(lines[index]) <= indent:
+                    if starts is None:
+                        starts = _code_starts(lines, first, end)
+                    if index in starts:
+                        break
                 names |= set(_IDENTIFIER.findall(lines[index]))
                 index += 1
         else:
             index += 1
     return names
+
+
+def _code_starts(lines: List[str], first: int, end: int) -> Set[int]:
+    """The lines of `lines[first:end]` that start a statement, at any indentation: their first
+    token is code or a string, outside every bracket and string and not after a backslash. (A text
+    with a string that does not end never gets here: the statement scanner gave up on it.)"""
+    starts: Set[int] = set()
+    line, depth, at_line_start = first, 0, True
+    for match in _TOKENS.finditer(_joined(lines, first, end)):
+        kind = match.lastgroup
+        if at_line_start and not (kind == "code" and not match.group().strip()):  # past the indentation
+            at_line_start = False
+            if depth == 0 and kind in ("code", "string"):
+                starts.add(line)
+        if kind == "code":
+            for bracket in _BRACKETS.findall(match.group()):
+                if bracket in "([{":
+                    depth += 1
+                elif depth:
+                    depth -= 1
+        elif kind == "string":
+            line += len(LINE_BREAK.findall(match.group()))
+        elif kind == "continuation":
+            line += 1
+        elif kind == "newline":
+            line += 1
+            at_line_start = True
+    return starts
 
 
 def _indent(line: str) -> int:
