@@ -174,6 +174,7 @@ def lint_source(
 def _lint_pieces(cut, path: str, codes: Sequence[str], options: LintOptions, text: str) -> Optional[List[Diagnostic]]:
     """A huge file, piece by piece (`slicing.pieces`): one piece's tree at a time. None when a piece
     does not parse: the whole file is then parsed, so its error is reported as it is."""
+    from nnsight_lint.engine.collection import between_pieces
     from nnsight_lint.rules.context import FileLines
 
     found = {}
@@ -185,6 +186,8 @@ def _lint_pieces(cut, path: str, codes: Sequence[str], options: LintOptions, tex
         for diagnostic in check_module(module, path, codes, options, text, piece, file_lines=file_lines):
             # A statement every piece holds reports once.
             found.setdefault((diagnostic.code, diagnostic.start, diagnostic.end, diagnostic.message), diagnostic)
+        del module  # before the collection: this piece's tree is garbage now, not to be scanned
+        between_pieces()
     return sorted(found.values(), key=Diagnostic.sort_key)
 
 
