@@ -82,7 +82,10 @@ def _lint_all(to_parse, jobs: Optional[int]) -> List[FileResult]:
     sources, paths, options = [item[1] for item in to_parse], [item[0] for item in to_parse], [item[4] for item in to_parse]
     jobs = jobs or default_jobs()
     if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
-        return [lint_text(source, path, each) for source, path, each in zip(sources, paths, options)]
+        from nnsight_lint.engine.parallel import allowed
+
+        with allowed(jobs):  # the pieces of a huge file may still use every core
+            return [lint_text(source, path, each) for source, path, each in zip(sources, paths, options)]
     # Imported here: most runs (and every run the pre-filter answers) never start a process.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
