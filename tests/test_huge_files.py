@@ -174,3 +174,39 @@ def test_the_pieces_of_a_file_split_its_lines_once(monkeypatch):
     assert findings(text) == whole
     assert len(slicing.pieces(text, __import__("nnsight_lint.engine.lint", fromlist=["x"])._trace_pattern_text(("trace",)))) > 5
     assert sum(lines is text for lines in split) == 1
+
+
+def test_pieces_across_worker_processes_give_what_one_process_gives(monkeypatch, tmp_path):
+    """The command line lints a huge file's pieces in worker processes (`engine/parallel.py`): the
+    same findings, the same count of findings hidden as demos, the same files read (the cache's
+    key), as in one process."""
+    from nnsight_lint.doors.api import lint_text
+    from nnsight_lint.engine import parallel
+
+    text = program(40).replace("backward(retain_graph=KEEP)", "backward(retain_graph=KEEP)  # raises RuntimeError", 7)
+    text += "\n\ndef test_first_layer(model):\n    with model.trace('x'):\n        model.lm_head.output.save()\n"
+    (tmp_path / "conftest.py").write_text("")
+    path = tmp_path / "test_huge.py"
+    path.write_text(text)
+    monkeypatch.setattr(slicing, "PIECE_SIZE", 2_000)
+    serial = lint_text(text, str(path))
+    # conftest.py was looked at for the `model` fixture, in the last piece
+    assert serial.hidden == 7 and len(serial.diagnostics) == 34 and str(tmp_path / "conftest.py") in dict(serial.reads)
+    import os
+
+    from nnsight_lint.engine import lint
+
+    pids = tmp_path / "pids"
+    real = lint.check_module
+
+    def noting_the_process(*args, **kwargs):
+        with pids.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lint, "check_module", noting_the_process)  # the forked workers inherit it
+    with parallel.allowed(2):
+        across = lint_text(text, str(path))
+    assert across == serial
+    checked_in = pids.read_text().split()
+    assert len(checked_in) > 5 and str(os.getpid()) not in checked_in  # every piece in a worker

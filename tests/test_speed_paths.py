@@ -95,3 +95,44 @@ def test_runs_that_parse_nothing_do_not_import_libcst(tmp_path):
     for args in (["--version"], ["check", "--no-cache", str(tmp_path)]):
         result = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, cwd=ROOT)
         assert result.stdout.strip().splitlines()[-1].endswith("False"), (args, result.stdout, result.stderr)
+
+
+def test_chunks_hold_every_file_once_the_largest_first():
+    from nnsight_lint.doors.runner import _chunks
+
+    sizes = [5, 900, 40, 40, 7000, 1, 300, 300, 2]
+    chunks = _chunks(sizes, workers=2)
+    order = [i for chunk in chunks for i in chunk]
+    assert sorted(order) == list(range(len(sizes)))
+    assert [sizes[i] for i in order] == sorted(sizes, reverse=True)
+    assert chunks[0] == [4]  # a file larger than a chunk's share is a chunk of its own
+    assert len(chunks[-1]) > 1  # the small files at the end share chunks
+
+
+def test_no_collection_runs_while_a_file_is_linted_and_its_cycles_are_freed_after(corpus):
+    import gc
+
+    from nnsight_lint.doors.api import lint_text
+
+    source = next(corpus.glob("*.py")).read_bytes()
+    lint_text(source, "warm.py")
+    started = []
+
+    def count(phase, info):
+        if phase == "start":
+            started.append(info["generation"])
+
+    gc.collect()
+    gc.callbacks.append(count)
+    try:
+        assert lint_text(source, "one.py").diagnostics
+        # Without the pause, collections run as the lint allocates (three or four for this file);
+        # with it, one starts once the collector is on again.
+        assert len(started) <= 1 and gc.isenabled()
+        assert gc.collect() < 1000  # the cycles the lint left went in the first collection after it
+        gc.disable()
+        lint_text(source, "two.py")
+        assert not gc.isenabled()  # a collector turned off stays off
+    finally:
+        gc.enable()
+        gc.callbacks.remove(count)

@@ -82,7 +82,10 @@ def _lint_all(to_parse, jobs: Optional[int]) -> List[FileResult]:
     sources, paths, options = [item[1] for item in to_parse], [item[0] for item in to_parse], [item[4] for item in to_parse]
     jobs = jobs or default_jobs()
     if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
-        return [lint_text(source, path, each) for source, path, each in zip(sources, paths, options)]
+        from nnsight_lint.engine.parallel import allowed
+
+        with allowed(jobs):  # the pieces of a huge file may still use every core
+            return [lint_text(source, path, each) for source, path, each in zip(sources, paths, options)]
     # Imported here: most runs (and every run the pre-filter answers) never start a process.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -92,14 +95,14 @@ def _lint_all(to_parse, jobs: Optional[int]) -> List[FileResult]:
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     workers = min(jobs, len(paths))
     results: List[Optional[FileResult]] = [None] * len(paths)
-    chunk = max(1, len(paths) // (workers * 4))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        starts = range(0, len(paths), chunk)
-        futures = [pool.submit(_lint_chunk, sources[s : s + chunk], paths[s : s + chunk], options[s : s + chunk])
-                   for s in starts]
-        for start, future in zip(starts, futures):
+        chunks = _chunks([len(source) for source in sources], workers)
+        futures = [pool.submit(_lint_chunk, [sources[i] for i in chunk], [paths[i] for i in chunk],
+                               [options[i] for i in chunk]) for chunk in chunks]
+        for chunk, future in zip(chunks, futures):
             try:
-                results[start : start + chunk] = future.result()
+                for i, result in zip(chunk, future.result()):
+                    results[i] = result
             except BrokenProcessPool:
                 pass  # a worker died: this chunk is checked again below, one process per file
     unanswered = [i for i, result in enumerate(results) if result is None]
@@ -107,6 +110,24 @@ def _lint_all(to_parse, jobs: Optional[int]) -> List[FileResult]:
     for i, result in zip(unanswered, isolated):
         results[i] = result
     return results
+
+
+def _chunks(sizes: Sequence[int], workers: int) -> List[List[int]]:
+    """The files' indices in chunks for `workers` processes, largest files first: the run ends
+    when its last chunk does, so the chunks at the end are the small ones (a worker that draws a
+    large file last keeps the other idle meanwhile). A chunk holds about a sixteenth of a worker's
+    share of the bytes, and at least one file."""
+    order = sorted(range(len(sizes)), key=lambda i: -sizes[i])
+    share = max(1, sum(sizes) // (workers * 16))
+    chunks: List[List[int]] = []
+    held = share
+    for i in order:
+        if held >= share:
+            chunks.append([])
+            held = 0
+        chunks[-1].append(i)
+        held += sizes[i]
+    return chunks
 
 
 def _lint_chunk(sources: List[bytes], paths: List[str], options: List[LintOptions]) -> List[FileResult]:

@@ -189,19 +189,34 @@ def parse_sliced(parts: Optional[Tuple[str, str]], source: Union[str, bytes], pa
 
 
 def _lint_pieces(cut, path: str, codes: Sequence[str], options: LintOptions, text: str) -> Optional[List[Diagnostic]]:
-    """A huge file, piece by piece (`slicing.pieces`): one piece's tree at a time. None when a piece
-    does not parse: the whole file is then parsed, so its error is reported as it is."""
+    """A huge file, piece by piece (`slicing.pieces`): one piece's tree at a time, in worker
+    processes where the caller welcomes them (`parallel`). None when a piece does not parse: the
+    whole file is then parsed, so its error is reported as it is."""
+    from contextlib import closing
+
+    from nnsight_lint.engine.collection import between_pieces
+    from nnsight_lint.engine.parallel import mapped
     from nnsight_lint.rules.context import FileLines
 
-    found = {}
     file_lines = FileLines(text)
-    for piece in cut:
+
+    def lint_piece(piece) -> Optional[List[Diagnostic]]:
         module = parse(piece[0], path)
         if isinstance(module, Diagnostic):
             return None
-        for diagnostic in check_module(module, path, codes, options, text, piece, file_lines=file_lines):
-            # A statement every piece holds reports once.
-            found.setdefault((diagnostic.code, diagnostic.start, diagnostic.end, diagnostic.message), diagnostic)
+        found = check_module(module, path, codes, options, text, piece, file_lines=file_lines)
+        del module  # before the collection: this piece's tree is garbage now, not to be scanned
+        between_pieces()
+        return found
+
+    found = {}
+    with closing(mapped(lint_piece, cut)) as results:
+        for diagnostics in results:
+            if diagnostics is None:
+                return None
+            for diagnostic in diagnostics:
+                # A statement every piece holds reports once.
+                found.setdefault((diagnostic.code, diagnostic.start, diagnostic.end, diagnostic.message), diagnostic)
     return sorted(found.values(), key=Diagnostic.sort_key)
 
 
@@ -381,9 +396,13 @@ def counting_hidden():
 
 def hidden_as_demos(diagnostics: Iterable[Diagnostic]) -> None:
     if _COLLECTORS:
-        keys = {(d.code, d.start, d.end, d.cell, d.message) for d in diagnostics}
-        for collected in _COLLECTORS:
-            collected.update(keys)
+        hear_hidden({(d.code, d.start, d.end, d.cell, d.message) for d in diagnostics})
+
+
+def hear_hidden(keys: Iterable[tuple]) -> None:
+    """Tell the open collectors of findings hidden elsewhere (a worker process), by their keys."""
+    for collected in _COLLECTORS:
+        collected.update(keys)
 
 
 def without_noqa(diagnostics: Iterable[Diagnostic], lines: Sequence[str]) -> List[Diagnostic]:

@@ -98,9 +98,13 @@ def lint(data: Data, path: str, options: LintOptions = DEFAULT_OPTIONS) -> Tuple
 
 
 def checked(source: Source, options: LintOptions = DEFAULT_OPTIONS, document=None) -> Tuple[List[Diagnostic], Optional[str]]:
-    """`source.lint`, where a bug of ours stays with this document: ([], what went wrong)."""
+    """`source.lint`, where a bug of ours stays with this document: ([], what went wrong); with
+    the garbage collector held off meanwhile (`engine.collection`)."""
+    from nnsight_lint.engine.collection import paused
+
     try:
-        return source.lint(options, document), None
+        with paused():
+            return source.lint(options, document), None
     except RecursionError:
         return [], "internal error: the file nests too deeply to analyse"
     except Exception as error:
