@@ -2,6 +2,8 @@
 rules and positions, summed over a tree of files linted in this one process.
 
     .venv/bin/python benchmarks/phases.py DIR
+    .venv/bin/python benchmarks/phases.py --per-rule DIR   # and the rules' time split by rule
+
 
 Each phase is timed exclusively (a rule's time does not count the positions it asks for), by
 wrapping the engine's own functions for the length of the run; the engine is not changed. The
@@ -14,7 +16,7 @@ import functools
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -26,11 +28,13 @@ class Clock:
 
     def __init__(self) -> None:
         self.spent: Dict[str, float] = dict.fromkeys(PHASES, 0.0)
+        self.by_rule: Dict[str, float] = {}  # a rule's exclusive time, under "rules" too
         self._stack: List[List] = []  # [phase, started, time spent in phases inside it]
 
-    def timed(self, phase: str, function: Callable, generator: bool = False) -> Callable:
+    def timed(self, phase: str, function: Callable, generator: bool = False, rule: Optional[str] = None) -> Callable:
         """`function` timed as `phase`; a `generator` function's time is its whole iteration (a
-        rule's `check` yields its findings: calling it alone runs none of it)."""
+        rule's `check` yields its findings: calling it alone runs none of it); `rule`: also counted
+        under that rule's code (the analyses a rule asks for lazily are its time)."""
         @functools.wraps(function)
         def wrapper(*args, **kwargs):
             self._stack.append([phase, time.perf_counter(), 0.0])
@@ -40,6 +44,8 @@ class Clock:
                 _, started, inner = self._stack.pop()
                 total = time.perf_counter() - started
                 self.spent[phase] += total - inner
+                if rule is not None:
+                    self.by_rule[rule] = self.by_rule.get(rule, 0.0) + total - inner
                 if self._stack:
                     self._stack[-1][2] += total
         return wrapper
@@ -56,14 +62,14 @@ def instrument(clock: Clock) -> None:
     lint.parse = clock.timed("parse", lint.parse)
     analysis.build_file_model = clock.timed("analysis", analysis.build_file_model)
     positions.Positions.span = clock.timed("positions", positions.Positions.span)
-    for module in rules.RULES.values():
-        module.check = clock.timed("rules", module.check, generator=True)
+    for code, module in rules.RULES.items():
+        module.check = clock.timed("rules", module.check, generator=True, rule=code)
 
 
-def measure(root: Path) -> Dict[str, float]:
+def measure(root: Path, clock: Optional[Clock] = None) -> Dict[str, float]:
     from nnsight_lint.engine.lint import lint_source
 
-    clock = Clock()
+    clock = clock or Clock()
     instrument(clock)
     read = clock.timed("read", Path.read_bytes)
     files = sorted(root.rglob("*.py"))
@@ -86,10 +92,25 @@ def table(spent: Dict[str, float]) -> str:
     return "\n".join(rows)
 
 
+def rule_table(clock: Clock, spent: Dict[str, float]) -> str:
+    files = spent["files"] or 1
+    parse = spent["parse"] or float("nan")
+    rows = ["| rule | ms per file | x parse |", "|---|---:|---:|"]
+    for code, seconds in sorted(clock.by_rule.items(), key=lambda item: -item[1]):
+        rows.append(f"| {code} | {1000 * seconds / files:.3f} | {seconds / parse:.3f} |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("root", type=Path)
-    print(table(measure(parser.parse_args().root)))
+    parser.add_argument("--per-rule", action="store_true", help="also split the rules' time by rule")
+    arguments = parser.parse_args()
+    clock = Clock()
+    spent = measure(arguments.root, clock)
+    print(table(spent))
+    if arguments.per_rule:
+        print("\n" + rule_table(clock, spent))
 
 
 if __name__ == "__main__":
