@@ -339,27 +339,34 @@ class _Walker:
             self.emit(use)
 
     def role(self, receiver: cst.BaseExpression) -> Optional[str]:
-        name = dotted_name(receiver)
-        if name is not None and name in self.bindings.roles:
-            return self.bindings.roles[name]
+        roles = self.bindings.roles
         steps = []
         inner = receiver
         while type(inner) is cst.Attribute or type(inner) is cst.Subscript:
             steps.append(inner)
             inner = inner.value
+        root = inner.value if type(inner) is cst.Name else None
+        # Each step's dotted name, innermost first, in one pass (`dotted_name` per step is quadratic
+        # in the chain, and every member of a chain asks for its receiver's role).
+        prefixes: List[Optional[str]] = []
+        prefix = root
+        for step in reversed(steps):
+            prefix = f"{prefix}.{step.attr.value}" if prefix is not None and type(step) is cst.Attribute else None
+            prefixes.append(prefix)
+        name = prefixes[-1] if steps else root
+        if name is not None and name in roles:
+            return roles[name]
         if not steps:
             return None
-        root = dotted_name(inner)
-        if root is not None and self.bindings.roles.get(root) == "envoy":  # `submodule.output`
+        if root is not None and roles.get(root) == "envoy":  # `submodule.output`
             return self._path_role(steps, from_envoy=True)
-        # Find the model the chain starts at: the longest dotted prefix bound as a model.
-        for i in range(len(steps), 0, -1):
-            head = steps[i - 1]
-            if type(head) is cst.Attribute and dotted_name(head) in self.bindings.roles:
-                if self.bindings.roles[dotted_name(head)] == "model":
-                    return self._path_role(steps[: i - 1])
-                return None
-        if root is not None and self.bindings.roles.get(root) == "model":
+        # Find the model the chain starts at: the innermost dotted prefix bound to a role.
+        for i, prefix in zip(range(len(steps), 0, -1), prefixes):
+            if prefix is None:
+                break  # past a subscript: no dotted prefix further out
+            if prefix in roles:
+                return self._path_role(steps[: i - 1]) if roles[prefix] == "model" else None
+        if root is not None and roles.get(root) == "model":
             return self._path_role(steps)
         return None
 
