@@ -80,9 +80,12 @@ def _import_names(statements: Sequence[cst.CSTNode]) -> Dict[str, str]:
 
 
 def _qualified(node: cst.BaseExpression, imports: Dict[str, str]) -> Optional[str]:
+    root = node
+    while type(root) is cst.Attribute:
+        root = root.value
+    if type(root) is not cst.Name or root.value not in imports:
+        return None  # not a dotted name, or not one an import binds (most attributes and calls)
     name = dotted_name(node)
-    if name is None:
-        return None
     head, _, rest = name.partition(".")
     if head not in imports:
         return None
@@ -197,6 +200,9 @@ class _Walker:
         self.tracers: List[Optional[str]] = []
         self.tested: Dict[int, bool] = {}  # id of an expression -> does it test for an API or a version
         self.members: Dict[int, ApiUse] = {}  # id of a `<receiver>.<member>` -> its use
+        # The first segments of the names bound to roles (`self` of `self.model`); None when the
+        # roles changed since (`roles_changed`). A receiver whose root is none of them has no role.
+        self._roots: Optional[Set[str]] = None
         self.handlers = {
             cst.Try: self.try_statement, cst.If: self.guarded_by_test, cst.IfExp: self.guarded_by_test,
             cst.BooleanOperation: self.guarded_by_test, cst.Assign: self.assign, cst.With: self.with_statement,
@@ -255,6 +261,7 @@ class _Walker:
         if len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
             if self.role(node.value) == "envoy":
                 self.bindings.roles[node.targets[0].target.value] = "envoy"
+                self.roles_changed()
         self.walk_children(node)
 
     def function(self, node: cst.FunctionDef) -> None:
@@ -266,12 +273,17 @@ class _Walker:
         roles = self.bindings.roles
         before = {name: roles.get(name) for name in given}
         roles.update(given)
+        self.roles_changed()
         self.walk_children(node)
         for name, role in before.items():
             if role is None:
                 roles.pop(name, None)
             else:
                 roles[name] = role
+        self.roles_changed()
+
+    def roles_changed(self) -> None:
+        self._roots = None
 
     # -- the trace a use runs in ----------------------------------------------------------------
     def with_statement(self, node: cst.With) -> None:
@@ -346,6 +358,11 @@ class _Walker:
             steps.append(inner)
             inner = inner.value
         root = inner.value if type(inner) is cst.Name else None
+        roots = self._roots
+        if roots is None:
+            roots = self._roots = {key.partition(".")[0] for key in roles}
+        if root not in roots:
+            return None  # every name a role is bound to starts elsewhere (or the chain is no dotted name)
         # Each step's dotted name, innermost first, in one pass (`dotted_name` per step is quadratic
         # in the chain, and every member of a chain asks for its receiver's role).
         prefixes: List[Optional[str]] = []
@@ -432,6 +449,7 @@ def api_uses(model: FileModel, model_members: Set[str], memo: Optional[Dict[int,
         else:
             walker.uses.extend(known[2])
             bindings.roles.update(known[3])
+            walker.roles_changed()
         kept[id(statement)] = known
     memo.clear()
     memo.update(kept)  # the statements of this version only
