@@ -358,3 +358,20 @@ def test_asking_again_in_one_lint_still_tells_the_files_the_answer_read(tmp_path
         with reads.recording() as asked_again:
             assert known_model(trace, context) is known
         assert asked_again == asked_first
+
+
+def test_a_path_walked_on_a_known_model_is_walked_once():
+    from nnsight_lint.analysis.schemas import known_model, walk
+
+    module = cst.parse_module(textwrap.dedent("""
+        from nnsight import LanguageModel
+        model = LanguageModel("openai-community/gpt2")
+        with model.trace("a"):
+            pass
+    """))
+    known = known_model(build_file_model(module).traces[0])
+    first = walk(known, ["transformer", "h", 11, "attn"])
+    assert first.module is not None and first.path == ("transformer", "h", 11, "attn")
+    assert walk(known, ("transformer", "h", 11, "attn")) is first  # the rules walk every access again
+    past_the_end = walk(known, ("transformer", "h", 12))
+    assert past_the_end.module is None and (past_the_end.at, past_the_end.reason) == (2, "index")

@@ -166,6 +166,19 @@ def relative_path(known: Known, path: Sequence[object]) -> Optional[Tuple[object
 
 
 def walk(known: Known, path: Sequence[object]) -> Walked:
+    """`path` walked on the model's schema; kept on the `Known` (a pure function of the two): the
+    model rules (NNL401-NNL404) and the forward order each walk every module access of a trace."""
+    key = tuple(path)
+    walks = known.__dict__.get("_walks")
+    if walks is None:
+        walks = known.__dict__["_walks"] = {}  # (frozen: its own __dict__, as NNL403's `_since`)
+    found = walks.get(key)
+    if found is None:
+        found = walks[key] = _walk(known, key)
+    return found
+
+
+def _walk(known: Known, path: Sequence[object]) -> Walked:
     node = known.schema.root
     renames = _renames(known)
     out: List[object] = []
