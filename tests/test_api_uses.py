@@ -40,3 +40,14 @@ def test_a_parameter_has_its_role_in_its_body_and_an_alias_from_its_binding_on()
     assert called_on_an_output(model, memo) == ["in_helper", "aliased"]  # the language server's path
     assert len(memo) == len(model.module.body)
     assert called_on_an_output(model, memo) == ["in_helper", "aliased"]  # every statement from the memo
+
+
+def test_a_wrapper_the_walk_steps_through_holds_code_in_that_field_alone():
+    """The walk reads a wrapper's one field instead of walking the wrapper: every other field it has
+    must carry no code, else what it holds would be skipped (a libcst release may add one)."""
+    from nnsight_lint.analysis.api_uses import WRAPPERS
+    from nnsight_lint.analysis.tree import code_fields
+
+    for kind, field in WRAPPERS.items():
+        assert set(code_fields(kind)) - {field} <= {"star"}, kind  # `Arg.star`, `Index.star`: "*" or ""
+    assert code_fields(cst.Attribute) == ("value",)  # a chain's inner attributes: walked down the same way

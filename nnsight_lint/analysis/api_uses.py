@@ -185,6 +185,12 @@ def _caught(handlers: Sequence[cst.ExceptHandler]) -> Set[str]:
 # Nodes with no uses below them (names are read through their parents: `a.b`, `f(...)`).
 _NOT_WALKED = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis,
                          cst.FormattedStringText, cst.Pass, cst.Break, cst.Continue}) | NOT_NODES
+# Nodes whose one field that carries code holds a node (their other fields hold text: `Arg.star`),
+# and that no handler takes: walked as what they hold, without a call of their own (`Arg`s,
+# subscripts' `Index`es and assignment targets are a fifth of the nodes walked).
+WRAPPERS = {cst.Arg: "value", cst.AssignTarget: "target", cst.SubscriptElement: "slice", cst.Index: "value",
+            cst.Element: "value", cst.StarredElement: "value", cst.Expr: "value", cst.Return: "value",
+            cst.Decorator: "decorator", cst.Annotation: "annotation", cst.ComparisonTarget: "comparator"}
 
 
 class _Walker:
@@ -224,6 +230,9 @@ class _Walker:
             value = getattr(node, name)
             for child in value if type(value) in SEQUENCES else (value,):
                 kind = type(child)
+                while kind in WRAPPERS:
+                    child = getattr(child, WRAPPERS[kind])
+                    kind = type(child)
                 if kind in _NOT_WALKED:
                     continue
                 handler = handlers.get(kind)
@@ -326,7 +335,19 @@ class _Walker:
     def attribute(self, node: cst.Attribute) -> None:
         if id(node) not in self.inner:
             self.chain(node)
-        self.walk_children(node)
+        # The attributes of the chain inside it hold nothing but the next (their one field): walked
+        # down to what the chain starts at.
+        value = node.value
+        while type(value) is cst.Attribute and id(value) in self.inner:
+            value = value.value
+        kind = type(value)
+        if kind in _NOT_WALKED:
+            return
+        handler = self.handlers.get(kind)
+        if handler is not None:
+            handler(value)
+        else:
+            self.walk_children(value)
 
     def chain(self, node: cst.Attribute) -> None:
         chain = []
