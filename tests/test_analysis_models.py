@@ -302,3 +302,76 @@ def test_constructions_returned_or_in_containers_are_listed():
         pair = [nnsight.LanguageModel("EleutherAI/pythia-70m"), other]
     """)))
     assert sorted(c.ref for c in constructions) == ["EleutherAI/pythia-70m", "gpt2"]
+
+
+def test_traces_on_one_binding_share_its_model_ref():
+    source = """
+        from nnsight import LanguageModel
+        model = LanguageModel("gpt2")
+        with model.trace("a"):
+            pass
+        with model.trace("b"):
+            pass
+        model = LanguageModel("gpt2")
+        with model.trace("c"):
+            pass
+    """
+    first, second, third = (t.model_ref for t in build_file_model(cst.parse_module(textwrap.dedent(source))).traces)
+    assert first is second  # the same binding, resolved once
+    assert third is not first and third.call is not first.call and third.ref == first.ref == "gpt2"
+
+
+def test_asking_again_in_one_lint_still_tells_the_files_the_answer_read(tmp_path):
+    """`known_model` answers a lint's later questions from what the lint already asked; the result
+    cache must still hear, each time, which files the answer depends on (`sources/reads.py`)."""
+    import json
+    import os
+
+    from nnsight_lint.analysis.schemas import known_model
+    from nnsight_lint.rules.context import RuleContext
+    from nnsight_lint.sources import reads
+
+    config = tmp_path / "tiny" / "config.json"
+    config.parent.mkdir()
+    config.write_text(json.dumps({"model_type": "llama", "architectures": ["LlamaForCausalLM"],
+                                  "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+                                  "intermediate_size": 128, "vocab_size": 100}))
+    past = 10**18  # older than the racy window: the state is the file's, not "racy"
+    os.utime(config, ns=(past, past))
+    os.utime(config.parent, ns=(past, past))
+    text = textwrap.dedent(f"""
+        from nnsight import LanguageModel
+        model = LanguageModel({str(config.parent)!r})
+        with model.trace("a"):
+            pass
+        with model.trace("b"):
+            pass
+    """)
+    module = cst.parse_module(text)
+    first_trace, second_trace = build_file_model(module).traces
+    context = RuleContext("t.py", module, text)
+    with reads.recording() as asked_first:
+        known = known_model(first_trace, context)
+    assert known is not None and known.schema.root.type == "LlamaForCausalLM"
+    assert any(path.startswith(str(config.parent)) for path in asked_first)
+    for trace in (first_trace, second_trace):
+        with reads.recording() as asked_again:
+            assert known_model(trace, context) is known
+        assert asked_again == asked_first
+
+
+def test_a_path_walked_on_a_known_model_is_walked_once():
+    from nnsight_lint.analysis.schemas import known_model, walk
+
+    module = cst.parse_module(textwrap.dedent("""
+        from nnsight import LanguageModel
+        model = LanguageModel("openai-community/gpt2")
+        with model.trace("a"):
+            pass
+    """))
+    known = known_model(build_file_model(module).traces[0])
+    first = walk(known, ["transformer", "h", 11, "attn"])
+    assert first.module is not None and first.path == ("transformer", "h", 11, "attn")
+    assert walk(known, ("transformer", "h", 11, "attn")) is first  # the rules walk every access again
+    past_the_end = walk(known, ("transformer", "h", 12))
+    assert past_the_end.module is None and (past_the_end.at, past_the_end.reason) == (2, "index")

@@ -80,9 +80,12 @@ def _import_names(statements: Sequence[cst.CSTNode]) -> Dict[str, str]:
 
 
 def _qualified(node: cst.BaseExpression, imports: Dict[str, str]) -> Optional[str]:
+    root = node
+    while type(root) is cst.Attribute:
+        root = root.value
+    if type(root) is not cst.Name or root.value not in imports:
+        return None  # not a dotted name, or not one an import binds (most attributes and calls)
     name = dotted_name(node)
-    if name is None:
-        return None
     head, _, rest = name.partition(".")
     if head not in imports:
         return None
@@ -182,6 +185,12 @@ def _caught(handlers: Sequence[cst.ExceptHandler]) -> Set[str]:
 # Nodes with no uses below them (names are read through their parents: `a.b`, `f(...)`).
 _NOT_WALKED = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis,
                          cst.FormattedStringText, cst.Pass, cst.Break, cst.Continue}) | NOT_NODES
+# Nodes whose one field that carries code holds a node (their other fields hold text: `Arg.star`),
+# and that no handler takes: walked as what they hold, without a call of their own (`Arg`s,
+# subscripts' `Index`es and assignment targets are a fifth of the nodes walked).
+WRAPPERS = {cst.Arg: "value", cst.AssignTarget: "target", cst.SubscriptElement: "slice", cst.Index: "value",
+            cst.Element: "value", cst.StarredElement: "value", cst.Expr: "value", cst.Return: "value",
+            cst.Decorator: "decorator", cst.Annotation: "annotation", cst.ComparisonTarget: "comparator"}
 
 
 class _Walker:
@@ -197,6 +206,9 @@ class _Walker:
         self.tracers: List[Optional[str]] = []
         self.tested: Dict[int, bool] = {}  # id of an expression -> does it test for an API or a version
         self.members: Dict[int, ApiUse] = {}  # id of a `<receiver>.<member>` -> its use
+        # The first segments of the names bound to roles (`self` of `self.model`); None when the
+        # roles changed since (`roles_changed`). A receiver whose root is none of them has no role.
+        self._roots: Optional[Set[str]] = None
         self.handlers = {
             cst.Try: self.try_statement, cst.If: self.guarded_by_test, cst.IfExp: self.guarded_by_test,
             cst.BooleanOperation: self.guarded_by_test, cst.Assign: self.assign, cst.With: self.with_statement,
@@ -218,6 +230,9 @@ class _Walker:
             value = getattr(node, name)
             for child in value if type(value) in SEQUENCES else (value,):
                 kind = type(child)
+                while kind in WRAPPERS:
+                    child = getattr(child, WRAPPERS[kind])
+                    kind = type(child)
                 if kind in _NOT_WALKED:
                     continue
                 handler = handlers.get(kind)
@@ -255,6 +270,7 @@ class _Walker:
         if len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
             if self.role(node.value) == "envoy":
                 self.bindings.roles[node.targets[0].target.value] = "envoy"
+                self.roles_changed()
         self.walk_children(node)
 
     def function(self, node: cst.FunctionDef) -> None:
@@ -266,12 +282,17 @@ class _Walker:
         roles = self.bindings.roles
         before = {name: roles.get(name) for name in given}
         roles.update(given)
+        self.roles_changed()
         self.walk_children(node)
         for name, role in before.items():
             if role is None:
                 roles.pop(name, None)
             else:
                 roles[name] = role
+        self.roles_changed()
+
+    def roles_changed(self) -> None:
+        self._roots = None
 
     # -- the trace a use runs in ----------------------------------------------------------------
     def with_statement(self, node: cst.With) -> None:
@@ -314,7 +335,19 @@ class _Walker:
     def attribute(self, node: cst.Attribute) -> None:
         if id(node) not in self.inner:
             self.chain(node)
-        self.walk_children(node)
+        # The attributes of the chain inside it hold nothing but the next (their one field): walked
+        # down to what the chain starts at.
+        value = node.value
+        while type(value) is cst.Attribute and id(value) in self.inner:
+            value = value.value
+        kind = type(value)
+        if kind in _NOT_WALKED:
+            return
+        handler = self.handlers.get(kind)
+        if handler is not None:
+            handler(value)
+        else:
+            self.walk_children(value)
 
     def chain(self, node: cst.Attribute) -> None:
         chain = []
@@ -339,27 +372,39 @@ class _Walker:
             self.emit(use)
 
     def role(self, receiver: cst.BaseExpression) -> Optional[str]:
-        name = dotted_name(receiver)
-        if name is not None and name in self.bindings.roles:
-            return self.bindings.roles[name]
+        roles = self.bindings.roles
         steps = []
         inner = receiver
         while type(inner) is cst.Attribute or type(inner) is cst.Subscript:
             steps.append(inner)
             inner = inner.value
+        root = inner.value if type(inner) is cst.Name else None
+        roots = self._roots
+        if roots is None:
+            roots = self._roots = {key.partition(".")[0] for key in roles}
+        if root not in roots:
+            return None  # every name a role is bound to starts elsewhere (or the chain is no dotted name)
+        # Each step's dotted name, innermost first, in one pass (`dotted_name` per step is quadratic
+        # in the chain, and every member of a chain asks for its receiver's role).
+        prefixes: List[Optional[str]] = []
+        prefix = root
+        for step in reversed(steps):
+            prefix = f"{prefix}.{step.attr.value}" if prefix is not None and type(step) is cst.Attribute else None
+            prefixes.append(prefix)
+        name = prefixes[-1] if steps else root
+        if name is not None and name in roles:
+            return roles[name]
         if not steps:
             return None
-        root = dotted_name(inner)
-        if root is not None and self.bindings.roles.get(root) == "envoy":  # `submodule.output`
+        if root is not None and roles.get(root) == "envoy":  # `submodule.output`
             return self._path_role(steps, from_envoy=True)
-        # Find the model the chain starts at: the longest dotted prefix bound as a model.
-        for i in range(len(steps), 0, -1):
-            head = steps[i - 1]
-            if type(head) is cst.Attribute and dotted_name(head) in self.bindings.roles:
-                if self.bindings.roles[dotted_name(head)] == "model":
-                    return self._path_role(steps[: i - 1])
-                return None
-        if root is not None and self.bindings.roles.get(root) == "model":
+        # Find the model the chain starts at: the innermost dotted prefix bound to a role.
+        for i, prefix in zip(range(len(steps), 0, -1), prefixes):
+            if prefix is None:
+                break  # past a subscript: no dotted prefix further out
+            if prefix in roles:
+                return self._path_role(steps[: i - 1]) if roles[prefix] == "model" else None
+        if root is not None and roles.get(root) == "model":
             return self._path_role(steps)
         return None
 
@@ -425,6 +470,7 @@ def api_uses(model: FileModel, model_members: Set[str], memo: Optional[Dict[int,
         else:
             walker.uses.extend(known[2])
             bindings.roles.update(known[3])
+            walker.roles_changed()
         kept[id(statement)] = known
     memo.clear()
     memo.update(kept)  # the statements of this version only

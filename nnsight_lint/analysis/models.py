@@ -83,11 +83,22 @@ class _Resolver:
     def __init__(self, index: Index) -> None:
         self.index = index
         self.found: Dict[int, ModelRef] = {}  # id(construction call) -> its ModelRef
+        # What `value` gave for the same arguments: every trace on `model` follows the name to the same
+        # binding and construction, and building its ModelRef again (literals, `identity`) costs more
+        # than the walk there. The indexes are read-only and the nodes live as long as the resolver.
+        self._values: Dict[tuple, object] = {}
 
     # An expression, in the context where it is evaluated.
     def value(self, index: Index, node: cst.CSTNode, stack, order: int, depth: int, name: Optional[str] = None):
         if depth > DEPTH or node is None:
             return None
+        key = (id(index), id(node), tuple(map(id, stack)), order, depth, name)
+        if key in self._values:
+            return self._values[key]
+        found = self._values[key] = self._value(index, node, stack, order, depth, name)
+        return found
+
+    def _value(self, index: Index, node: cst.CSTNode, stack, order: int, depth: int, name: Optional[str]):
         kind = type(node)
         if kind is cst.Name:
             return self.name(index, node.value, stack, order, depth + 1)

@@ -51,10 +51,11 @@ _CACHE: Dict[tuple, Tuple[Optional[Known], reads.Reads]] = {}
 def known_model(trace: Trace, asked=None) -> Optional[Known]:
     """The schema of the model `trace` runs on, or None when the source (and the settings) do not say.
 
-    `asked` holds the settings the model knowledge reads (a `LintOptions` or a `RuleContext`; None:
-    the defaults): `models` (`[tool.nnsight-lint.models]`), `transformers_version`, and
-    `live_schemas`: an architecture the bundled table lacks is measured on the installed torch +
-    transformers (`knowledge/extract.py`), except in a pre-commit hook."""
+    `asked` holds the settings the model knowledge reads (a `LintOptions` or a `RuleContext`, whose
+    `known_models` keeps this lint's answers; None: the defaults): `models`
+    (`[tool.nnsight-lint.models]`), `transformers_version`, and `live_schemas`: an architecture the
+    bundled table lacks is measured on the installed torch + transformers (`knowledge/extract.py`),
+    except in a pre-commit hook."""
     models = getattr(asked, "models", None) or {}
     transformers_version = getattr(asked, "transformers_version", None)
     live = getattr(asked, "live_schemas", False)
@@ -65,16 +66,25 @@ def known_model(trace: Trace, asked=None) -> Optional[Known]:
     live = live and not os.environ.get("PRE_COMMIT")  # pre-commit sets it for its hooks: never there
     key = (ref.identity() if ref is not None else None, receiver, tuple(sorted(models.items())), transformers_version,
            live)
+    # One lint asks once per trace and rule, and its traces mostly share a model: what this lint
+    # already answered (the files it read checked then) is told again, not checked again.
+    linted = getattr(asked, "known_models", None)
+    cached = linted.get(key) if linted is not None else None
+    if cached is not None:
+        reads.replay(cached[1])
+        return cached[0]
     cached = _CACHE.get(key)
     if cached is not None and reads.unchanged(cached[1]):
         reads.replay(cached[1])
-        return cached[0]
-    if len(_CACHE) > 256:
-        _CACHE.clear()
-    with reads.recording() as read:
-        known = _known(ref, receiver, models, transformers_version, live)
-    _CACHE[key] = (known, reads.frozen(read))
-    return known
+    else:
+        if len(_CACHE) > 256:
+            _CACHE.clear()
+        with reads.recording() as read:
+            known = _known(ref, receiver, models, transformers_version, live)
+        cached = _CACHE[key] = (known, reads.frozen(read))
+    if linted is not None:
+        linted[key] = cached
+    return cached[0]
 
 
 def _known(ref: Optional[ModelRef], receiver: str, models: Mapping[str, str], version: Optional[str],
@@ -156,6 +166,19 @@ def relative_path(known: Known, path: Sequence[object]) -> Optional[Tuple[object
 
 
 def walk(known: Known, path: Sequence[object]) -> Walked:
+    """`path` walked on the model's schema; kept on the `Known` (a pure function of the two): the
+    model rules (NNL401-NNL404) and the forward order each walk every module access of a trace."""
+    key = tuple(path)
+    walks = known.__dict__.get("_walks")
+    if walks is None:
+        walks = known.__dict__["_walks"] = {}  # (frozen: its own __dict__, as NNL403's `_since`)
+    found = walks.get(key)
+    if found is None:
+        found = walks[key] = _walk(known, key)
+    return found
+
+
+def _walk(known: Known, path: Sequence[object]) -> Walked:
     node = known.schema.root
     renames = _renames(known)
     out: List[object] = []

@@ -68,6 +68,8 @@ class RuleContext:
         self.models: Mapping[str, str] = {}
         self.transformers_version: Optional[str] = None
         self.live_schemas = False
+        # `schemas.known_model`'s answers in this lint, by what it asked (`schemas.py`).
+        self.known_models: Dict[tuple, tuple] = {}
         # In a notebook: the lines a cell magic (`%%time`) compiles under a name of its own, with
         # the magic's name (`sources/notebook.sourceless_lines`); {} for a plain file.
         self.cell_magics: Mapping[int, str] = {}
