@@ -209,23 +209,17 @@ class _Walker:
         # The first segments of the names bound to roles (`self` of `self.model`); None when the
         # roles changed since (`roles_changed`). A receiver whose root is none of them has no role.
         self._roots: Optional[Set[str]] = None
-        self.handlers = {
-            cst.Try: self.try_statement, cst.If: self.guarded_by_test, cst.IfExp: self.guarded_by_test,
-            cst.BooleanOperation: self.guarded_by_test, cst.Assign: self.assign, cst.With: self.with_statement,
-            cst.Import: self.import_statement, cst.ImportFrom: self.import_from, cst.Attribute: self.attribute,
-            cst.Call: self.call, cst.FunctionDef: self.function,
-        }
 
     def walk(self, node: cst.CSTNode) -> None:
-        handler = self.handlers.get(type(node))
+        handler = _HANDLERS.get(type(node))
         if handler is not None:
-            handler(node)
+            handler(self, node)
         else:
             self.walk_children(node)
 
     def walk_children(self, node: cst.CSTNode) -> None:
         # `tree.children` and `walk` inlined: this loop visits every node of the file.
-        handlers = self.handlers
+        handlers = _HANDLERS
         for name in code_fields(type(node)):
             value = getattr(node, name)
             for child in value if type(value) in SEQUENCES else (value,):
@@ -237,7 +231,7 @@ class _Walker:
                     continue
                 handler = handlers.get(kind)
                 if handler is not None:
-                    handler(child)
+                    handler(self, child)
                 else:
                     self.walk_children(child)
 
@@ -343,9 +337,9 @@ class _Walker:
         kind = type(value)
         if kind in _NOT_WALKED:
             return
-        handler = self.handlers.get(kind)
+        handler = _HANDLERS.get(kind)
         if handler is not None:
-            handler(value)
+            handler(self, value)
         else:
             self.walk_children(value)
 
@@ -446,6 +440,17 @@ class _Walker:
         for arg in node.args:
             if arg.keyword is not None:
                 self.emit(ApiUse("keyword", arg.keyword.value, arg, role=call, call=node))
+
+
+# What `_Walker.walk` does with a node of each type, as plain functions: bound methods kept on
+# the walker would make it a cycle, and keep the uses and the tree they point into for the
+# garbage collector to free.
+_HANDLERS = {
+    cst.Try: _Walker.try_statement, cst.If: _Walker.guarded_by_test, cst.IfExp: _Walker.guarded_by_test,
+    cst.BooleanOperation: _Walker.guarded_by_test, cst.Assign: _Walker.assign, cst.With: _Walker.with_statement,
+    cst.Import: _Walker.import_statement, cst.ImportFrom: _Walker.import_from, cst.Attribute: _Walker.attribute,
+    cst.Call: _Walker.call, cst.FunctionDef: _Walker.function,
+}
 
 
 def api_uses(model: FileModel, model_members: Set[str], memo: Optional[Dict[int, tuple]] = None) -> List[ApiUse]:

@@ -275,6 +275,20 @@ class FileModel:
     # (the settings asked with, what `schemas.module_events` found): the model rules' shared answer.
     module_events: Optional[tuple] = field(default=None, repr=False)
 
+    def release(self) -> None:
+        """Let go of what makes the model a web of cycles (an event's and an invoke's `where`, a
+        trace's file), once the rules are done with it: the model, and the tree it points into,
+        are then freed by reference counting as soon as the lint lets go of them. Left cyclic,
+        they wait for the garbage collector, which must scan every node of the tree to free it
+        (one piece of a huge file: 300,000 objects, 0.3 s)."""
+        for trace in self.traces:
+            trace.file = trace.where = trace.parent = None
+            for each in (*trace.invokes, *trace.iters):
+                each.where = None
+        for event in self.events:
+            event.where = None
+        self.__dict__.clear()
+
     def _resolved(self) -> tuple:
         if self._models is None:
             from nnsight_lint.analysis.models import resolve_models

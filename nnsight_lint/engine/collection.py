@@ -3,9 +3,10 @@
 A lint allocates hundreds of thousands of container objects (libcst's nodes, the analysis model)
 that all stay alive until it ends, and each automatic collection scans them again only to find
 them alive: that is about an eighth of a lint's time (`benchmarks/phases.py`). So no collection
-runs while a document is linted; what its model left in reference cycles is collected after it,
-by the first automatic collection once the collector is on again, and between the pieces of a
-huge file (`between_pieces`), so memory stays bounded by one piece.
+runs while a document is linted. The tree and the model are freed by reference counting when the
+lint lets go of them (the model drops its cycles, `FileModel.release`); what little is left in
+cycles goes in the first automatic collection once the collector is on again, and between the
+pieces of a huge file (`between_pieces`), so memory stays bounded by one piece.
 """
 from __future__ import annotations
 

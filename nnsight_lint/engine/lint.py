@@ -354,7 +354,10 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     if piece is not None:
         context.module_text, context.module_lines = piece
         context.module_spans = getattr(piece, "spans", None)  # a `slicing.Piece`
-    found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
+    try:
+        found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
+    finally:
+        file_model.release()
     shown = [d for d in found if not _shown_on_purpose(d, context)]
     if len(shown) < len(found):
         hidden_as_demos(d for d in found if d not in shown)
