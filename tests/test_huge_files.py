@@ -210,3 +210,25 @@ def test_pieces_across_worker_processes_give_what_one_process_gives(monkeypatch,
     assert across == serial
     checked_in = pids.read_text().split()
     assert len(checked_in) > 5 and str(os.getpid()) not in checked_in  # every piece in a worker
+
+
+def test_a_worker_that_dies_has_its_pieces_linted_in_the_calling_process(monkeypatch):
+    """libcst's native parser can kill the process it runs in: the pieces a dead worker had not
+    answered are linted in this process, and the findings are the file's."""
+    import os
+
+    from nnsight_lint.engine import lint, parallel
+
+    text = program(40)
+    monkeypatch.setattr(slicing, "PIECE_SIZE", 2_000)
+    serial = findings(text)
+    here, real = os.getpid(), lint.check_module
+
+    def dying_in_a_worker(*args, **kwargs):
+        if os.getpid() != here:
+            os._exit(1)  # as a segfault ends a worker: no exception, no answer
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lint, "check_module", dying_in_a_worker)
+    with parallel.allowed(2):
+        assert findings(text) == serial
