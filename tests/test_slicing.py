@@ -208,3 +208,10 @@ def test_the_kept_definitions_gate_finds_what_its_regex_finds():
             assert bool(_KEPT_DEFINITIONS.search(statement)) == bool(_KEPT_DEFINITIONS.pattern.search(statement)), path
             compared += 1
     assert compared > 1000
+
+
+@pytest.mark.parametrize("text", ["", "a", "a\n", "\r\n", "\r\r\n\n", "a\rb\r\nc\nd", "\n\r", "\r\n\r\n\r"])
+def test_line_breaks_counts_what_line_break_matches(text):
+    from nnsight_lint.engine.text import LINE_BREAK, line_breaks
+
+    assert line_breaks(text) == len(LINE_BREAK.findall(text))

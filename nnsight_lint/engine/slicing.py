@@ -17,7 +17,7 @@ import itertools
 import re
 from typing import Callable, List, Optional, Pattern, Set, Tuple, Union
 
-from nnsight_lint.engine.text import LINE_BREAK, common_ends
+from nnsight_lint.engine.text import LINE_BREAK, common_ends, line_breaks
 
 _STRING = (
     r"[rRbBuUfF]{0,2}(?:'''(?:\\[\s\S]|[^\\])*?'''|\"\"\"(?:\\[\s\S]|[^\\])*?\"\"\""
@@ -188,7 +188,7 @@ def scan_statement_starts(
                 elif depth:  # a close past the last open (broken code) stays at depth 0
                     depth -= 1
         elif kind == "string":
-            line += len(LINE_BREAK.findall(match.group()))
+            line += line_breaks(match.group())
         elif kind == "continuation":
             line += 1
         elif kind == "newline":
@@ -320,7 +320,7 @@ def _code_starts(lines: List[str], first: int, end: int) -> Set[int]:
                 elif depth:
                     depth -= 1
         elif kind == "string":
-            line += len(LINE_BREAK.findall(match.group()))
+            line += line_breaks(match.group())
         elif kind == "continuation":
             line += 1
         elif kind == "newline":

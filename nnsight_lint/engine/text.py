@@ -10,6 +10,11 @@ from typing import List, Sequence, Tuple
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
+def line_breaks(text: str) -> int:
+    """How many line breaks `text` holds (`LINE_BREAK`'s matches), counted without a regex."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
 def line_starts(text: str) -> List[int]:
     """Offset of the first character of every line (a text ending in a break has an empty last line)."""
     return [0] + [match.end() for match in LINE_BREAK.finditer(text)]

@@ -37,7 +37,7 @@ from nnsight_lint.engine.depth import refusal
 from nnsight_lint.engine.lint import (DEFAULT_OPTIONS, LintOptions, check_module, could_have_findings, hidden_as_demos,
                                       parse_error, parse_sliced, sliced_text, syntax_error)
 from nnsight_lint.analysis.deliberate import says_the_next_cell_fails
-from nnsight_lint.engine.text import common_ends, split_lines_keepends
+from nnsight_lint.engine.text import common_ends, line_breaks, split_lines_keepends
 
 
 
@@ -455,7 +455,7 @@ def _lint(
             continue
         if not masked.endswith(("\n", "\r")):
             masked += "\n"
-        count = masked.count("\n") + masked.count("\r") - masked.count("\r\n")  # its lines: it ends in a break
+        count = line_breaks(masked)  # its lines: it ends in a break
         joined.append(masked)
         parts.append(_Part(number, line, count, masked_lines))
         magics.update((line + cell_line - 1, name) for cell_line, name in sourceless_lines(source).items())
