@@ -334,14 +334,8 @@ class _Walker:
         value = node.value
         while type(value) is cst.Attribute and id(value) in self.inner:
             value = value.value
-        kind = type(value)
-        if kind in _NOT_WALKED:
-            return
-        handler = _HANDLERS.get(kind)
-        if handler is not None:
-            handler(self, value)
-        else:
-            self.walk_children(value)
+        if type(value) not in _NOT_WALKED:
+            self.walk(value)
 
     def chain(self, node: cst.Attribute) -> None:
         chain = []
