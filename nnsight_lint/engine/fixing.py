@@ -109,8 +109,10 @@ def syntax_error(text: str, strict: bool = True) -> Optional[str]:
 def _syntax_error(text: str, strict: bool) -> Optional[str]:
     import libcst as cst
 
+    from nnsight_lint.engine.parser import parse_module
+
     try:
-        cst.parse_module(text)
+        parse_module(text)
     except cst.ParserSyntaxError as error:
         return str(error.message).strip().splitlines()[0]
     return _compile_error(text) if strict else None

@@ -10,6 +10,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
 from nnsight_lint.engine.depth import assess, run_deep, run_main_first
+from nnsight_lint.engine.parser import parse_module
 from nnsight_lint.diagnostics import Diagnostic, Position
 from nnsight_lint.engine.slicing import GatedPattern, pieces, sliced
 from nnsight_lint.knowledge.versions import NEWEST
@@ -269,7 +270,7 @@ def parse(source: Union[str, bytes], path: str):
         return Diagnostic(path, "NNL000", messages.nnl000_syntax(detail), Position(line, column),
                           Position(line, column))
     try:
-        return (run_deep if suspicious else run_main_first)(cst.parse_module, source)
+        return (run_deep if suspicious else run_main_first)(parse_module, source)
     except cst.ParserSyntaxError as error:
         line, column, detail = _syntax_error_location(source, error)
     except (UnicodeDecodeError, LookupError, SyntaxError, ValueError) as error:
