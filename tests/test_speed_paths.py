@@ -97,6 +97,33 @@ def test_runs_that_parse_nothing_do_not_import_libcst(tmp_path):
         assert result.stdout.strip().splitlines()[-1].endswith("False"), (args, result.stdout, result.stderr)
 
 
+def test_only_the_files_to_lint_have_their_target_versions_decided(tmp_path):
+    """Deciding a directory's nnsight and transformers reads its project files and those above
+    it: a walk does it only for the directories of files the pre-filter passes."""
+    (tmp_path / "plain" / "sub").mkdir(parents=True)
+    (tmp_path / "plain" / "a.py").write_text("import torch\n", encoding="utf-8")
+    (tmp_path / "plain" / "sub" / "b.py").write_text("def generate(x):\n    return x\n", encoding="utf-8")
+    (tmp_path / "nn").mkdir()
+    (tmp_path / "nn" / "requirements.txt").write_text("nnsight==0.4.3\n", encoding="utf-8")
+    (tmp_path / "nn" / "c.py").write_text(
+        "import nnsight\nmodel = nnsight.LanguageModel('gpt2')\n"
+        "with model.trace('a'):\n    h = nnsight.save(model.transformer.h[0].output)\n", encoding="utf-8")
+    probe = (
+        "import sys\n"
+        "from nnsight_lint.sources import config\n"
+        "asked, decide_in = set(), config.decide_in\n"
+        "config.decide_in = lambda directory, package, memo: asked.add(directory) or decide_in(directory, package, memo)\n"
+        "import nnsight_lint.doors.cli as cli\n"
+        "code = cli.main(sys.argv[1:])\n"
+        "print(code, sorted(asked))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe, "check", "--no-cache", str(tmp_path)],
+                            capture_output=True, text=True, cwd=ROOT)
+    code, asked = result.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert code == "1" and "NNL302" in result.stdout, result.stdout + result.stderr  # 0.4 has no nnsight.save
+    assert str(tmp_path / "nn") in asked and str(tmp_path / "plain") not in asked, asked
+
+
 def test_chunks_hold_every_file_once_the_largest_first():
     from nnsight_lint.doors.runner import _chunks
 

@@ -186,7 +186,7 @@ def _check(args) -> int:
             results = [] if skip else [lint_text(sources[name], name, stdin_settings.lint_options())]
         else:
             files = list(resolver.files(args.paths, args.force_exclude, on_warning=_warn))
-            results = check_paths(files, resolver.options, jobs=args.jobs, cache=_cache(args, resolver))
+            results = check_paths(files, resolver.options, jobs=args.jobs, cache=_cache(args, resolver), screen=resolver.screen)
             if args.verbose:
                 _say(f"checked {len(files)} file{'s' if len(files) != 1 else ''}" + (":" if files else ""))
                 for path in files:

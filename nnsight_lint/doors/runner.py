@@ -13,10 +13,10 @@ import signal
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
-from nnsight_lint.doors.api import FileResult, lint_text, read_with_stat
-from nnsight_lint.sources.cache import Cache, content_hash
-from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
-from nnsight_lint.engine.lint import DEFAULT_OPTIONS, LintOptions, could_have_findings
+from nnsight_lint.doors.api import FileResult, lint_text
+from nnsight_lint.doors.triage import look_at_all, settle
+from nnsight_lint.sources.cache import Cache
+from nnsight_lint.engine.lint import DEFAULT_OPTIONS, LintOptions, Screen
 
 # Below this many files to parse, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 6
@@ -34,40 +34,36 @@ def check_paths(
     options: Union[LintOptions, Callable[[str], LintOptions]] = DEFAULT_OPTIONS,
     jobs: Optional[int] = None,
     cache: Union[None, Cache, Callable[[str, LintOptions], Optional[Cache]]] = None,
+    screen: Optional[Callable[[str], Screen]] = None,
 ) -> List[FileResult]:
     """`options` and `cache`: one for every file, or a function of the file (the settings of its
-    project, `config.Resolver`) and, for the cache, of the file's options."""
+    project, `config.Resolver`) and, for the cache, of the file's options. `screen`: what the
+    pre-filter needs of a file's options, when that costs less than the options (the settings'
+    rules and trace names, before the target versions are decided): without a cache, only the
+    files the pre-filter passes get their options."""
     options_for = options if callable(options) else (lambda path: options)
     cache_for = cache if callable(cache) and not isinstance(cache, Cache) else (lambda path, options: cache)
+    screen_for = screen or options_for
+
+    def prepared(path: str) -> Tuple[Screen, Optional[Cache]]:
+        if cache is None:
+            return screen_for(path), None
+        file_options = options_for(path)  # a cache is kept per options
+        return file_options, cache_for(path, file_options)
+
+    jobs = jobs or default_jobs()
     done: Dict[str, FileResult] = {}
     to_parse: List[Tuple[str, bytes, Optional[str], Optional[os.stat_result], LintOptions, Optional[Cache]]] = []
     caches = []
-    for path in paths:
-        file_options = options_for(path)
-        file_cache = cache_for(path, file_options)
+    for path, found in zip(paths, look_at_all(paths, prepared, jobs)):
+        file_cache = prepared(path)[1] if cache is not None else None
         if file_cache is not None and all(c is not file_cache for c in caches):
             caches.append(file_cache)
-        cached = file_cache.lookup_by_stat(path) if file_cache else None
-        if cached is not None:
-            done[path] = FileResult(path, cached, hidden=file_cache.hidden(path))
-            continue
-        data, status, error = read_with_stat(path)
-        if error is not None:
-            done[path] = FileResult(path, error=error)
-            continue
-        if status is not None and status.st_size != len(data):
-            status = None  # a file whose size says nothing of its content (/proc): no status key
-        digest = content_hash(data) if file_cache else None
-        cached = file_cache.lookup_by_content(path, digest, status) if file_cache else None
-        if cached is not None:
-            done[path] = FileResult(path, cached, hidden=file_cache.hidden(path))
-        elif path.endswith(NOTEBOOK_SUFFIXES) or could_have_findings(data, file_options):
-            # A notebook is always read: its JSON is cheap to check, and invalid JSON is NNL000.
-            to_parse.append((path, data, digest, status, file_options, file_cache))
+        settled = settle(path, found, file_cache)
+        if isinstance(settled, FileResult):
+            done[path] = settled
         else:
-            done[path] = FileResult(path, [])
-            if file_cache:
-                file_cache.store(path, digest, [], status)
+            to_parse.append((path, *settled, options_for(path), file_cache))
 
     for (path, _, digest, status, _, file_cache), result in zip(to_parse, _lint_all(to_parse, jobs)):
         done[path] = result
@@ -78,9 +74,8 @@ def check_paths(
     return [done[path] for path in paths]
 
 
-def _lint_all(to_parse, jobs: Optional[int]) -> List[FileResult]:
+def _lint_all(to_parse, jobs: int) -> List[FileResult]:
     sources, paths, options = [item[1] for item in to_parse], [item[0] for item in to_parse], [item[4] for item in to_parse]
-    jobs = jobs or default_jobs()
     if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
         from nnsight_lint.engine.parallel import allowed
 

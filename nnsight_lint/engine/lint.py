@@ -6,7 +6,7 @@ import functools
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from nnsight_lint import messages
 from nnsight_lint.engine.depth import assess, run_deep, run_main_first
@@ -32,6 +32,13 @@ class LintOptions:
 
 
 DEFAULT_OPTIONS = LintOptions()
+
+
+class Screen(NamedTuple):
+    """What the raw-text pre-filter reads of a file's options (a `LintOptions` serves as well):
+    known from the settings before the file's target versions are decided."""
+    select: Tuple[str, ...]
+    trace_names: Tuple[str, ...]
 # Top-level definitions kept for rules although no trace uses them: a module's `forward` tells
 # the order of the submodules it calls (NNL202); a save in a function called outside any trace
 # (NNL105).
@@ -56,7 +63,7 @@ _NNSIGHT_MODEL = re.compile(r"([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(?:[\w.]+\.)?(?:La
                             r"|with\s+([A-Za-z_]\w*)\.(?:trace|generate)\(")
 
 
-def could_have_findings(source: Union[str, bytes], options: LintOptions = DEFAULT_OPTIONS) -> bool:
+def could_have_findings(source: Union[str, bytes], options: Union[LintOptions, Screen] = DEFAULT_OPTIONS) -> bool:
     """Raw-text pre-filter: every finding needs nnsight named in the file or a `with ....trace(` /
     `with ....generate(` opener (NNL001 alone: a trace opener and a backward-like call)."""
     if isinstance(source, str):

@@ -432,7 +432,9 @@ class Resolver:
         self._bases: dict = {}  # directory -> the Settings from its nearest config
         self._respects: dict = {}  # directory -> its settings' respect-gitignore
         self._decisions: dict = {}  # (directory, package) -> Decision
-        self._settings: dict = {}  # directory -> the resolved Settings
+        self._settings: dict = {}  # directory -> its Settings, the target versions not decided
+        self._decisions_made: dict = {}  # directory -> its Settings with the target versions decided
+        self._screens: dict = {}  # directory -> what the pre-filter needs of its options
         self._by_path: dict = {}  # a path as given -> its directory's Settings
         self._by_written_directory: dict = {}  # a file's directory as given -> its Settings
         self._options: dict = {}  # directory -> its LintOptions
@@ -441,6 +443,13 @@ class Resolver:
         """The settings of the file (or directory) `path`; None: the working directory. They are
         its directory's (`checked` names the directory) unless `exact` (`--show-settings`).
         `is_file`: the caller knows `path` is a file (a walk found it): no need to ask the disk."""
+        settings = self._decided(self._undecided(path, is_file))
+        if exact:
+            return replace(settings, checked=os.path.abspath(path if path not in (None, "-") else "."))
+        return settings
+
+    def _undecided(self, path: Optional[str], is_file: bool = False) -> Settings:
+        """`for_path` before the target versions are decided: all a walk and the pre-filter need."""
         checked = path if path not in (None, "-") else "."
         settings = self._by_path.get(checked)
         if settings is None:
@@ -453,25 +462,44 @@ class Resolver:
                 if is_file:
                     self._by_written_directory[written] = settings
             self._by_path[checked] = settings
-        return replace(settings, checked=os.path.abspath(checked)) if exact else settings
+        return settings
 
     def _for_directory(self, directory: str) -> Settings:
         settings = self._settings.get(directory)
         if settings is None:
-            settings = with_overrides(self._base(directory), **self.flags)
-            settings = self._settings[directory] = replace(
-                settings, checked=directory,
+            settings = self._settings[directory] = replace(with_overrides(self._base(directory), **self.flags),
+                                                           checked=directory)
+        return settings
+
+    def _decided(self, settings: Settings) -> Settings:
+        """`settings` with what its project declares of nnsight and transformers, decided once per
+        directory: a walk over a tree asks it only of the files it will lint."""
+        decided = self._decisions_made.get(settings.checked)
+        if decided is None:
+            directory = settings.checked
+            decided = self._decisions_made[directory] = replace(
+                settings,
                 inferred_target=None if settings.target_version else target_of(self._decide(directory, "nnsight")),
                 inferred_transformers=None if settings.transformers_version else self._decide(directory, "transformers"),
             )
-        return settings
+        return decided
+
+    def screen(self, path: str):
+        """What the pre-filter needs of `path`'s options (`lint.Screen`), its target versions not decided."""
+        from nnsight_lint.engine.lint import Screen
+
+        settings = self._undecided(path)
+        screen = self._screens.get(settings.checked)
+        if screen is None:
+            screen = self._screens[settings.checked] = Screen(settings.select, settings.trace_names)
+        return screen
 
     def options(self, path: str):
         """The engine's options for `path` (its per-file-ignores are applied to the findings)."""
-        settings = self.for_path(path)
+        settings = self._undecided(path)
         options = self._options.get(settings.checked)
         if options is None:
-            options = self._options[settings.checked] = settings.lint_options()
+            options = self._options[settings.checked] = self._decided(settings).lint_options()
         return options
 
     def _decide(self, directory: str, package: str):
@@ -521,7 +549,7 @@ class Resolver:
         for path in paths:
             explicit = not os.path.isdir(path)
             for file in iter_files([path], respect_gitignore=self.respects_gitignore, on_warning=on_warning, seen=seen):
-                settings = self.for_path(file, is_file=True)
+                settings = self._undecided(file, is_file=True)
                 if not explicit and file.endswith(NOTEBOOK_SUFFIXES) and not settings.notebooks:
                     continue
                 if (force_exclude or not explicit) and settings.is_excluded(file):
