@@ -166,17 +166,19 @@ def _walk(root: str, suffixes: Tuple[str, ...], respect_gitignore: Union[bool, C
 
 
 def _walk_dir(directory, suffixes, respects: Callable[[str], bool], patterns, out, warn,
-              above: Dict[Tuple[int, int], str]) -> None:
+              above: Dict[Tuple[int, int], str], entries: Optional[List[os.DirEntry]] = None) -> None:
     """`above`: the directories this walk is inside, by (device, inode), so a link back is seen;
-    `respects(directory)`: whether that directory's settings skip what `.gitignore` files ignore."""
+    `respects(directory)`: whether that directory's settings skip what `.gitignore` files ignore;
+    `entries`: the directory's listing, when the caller has it."""
+    if entries is None:
+        entries = _listing(directory)
+        if entries is None:
+            return
     respect_gitignore = respects(directory)  # for the files here; a directory below asks for itself
-    here = _read_gitignore(directory) if respects is not _NEVER else None
+    # The listing says whether there is a .gitignore: no failed open in every directory.
+    here = _read_gitignore(directory) if respects is not _NEVER and _holds(entries, ".gitignore") else None
     if here:
         patterns = patterns + [here]
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError:
-        return
     for entry in entries:
         try:
             is_dir = entry.is_dir()  # follows links: a link that resolves to itself raises ELOOP
@@ -184,7 +186,7 @@ def _walk_dir(directory, suffixes, respects: Callable[[str], bool], patterns, ou
             if not (respect_gitignore and _ignored(entry.path, False, patterns)):
                 warn(entry.path, messages.WALK_SKIPPED.format(why=_unfollowable(error)))
             continue
-        if is_dir and (entry.name in SKIPPED_DIRS or _is_virtualenv(entry.path)):
+        if is_dir and entry.name in SKIPPED_DIRS:
             continue
         if (respects(entry.path) if is_dir else respect_gitignore) and _ignored(entry.path, is_dir, patterns):
             continue
@@ -197,9 +199,25 @@ def _walk_dir(directory, suffixes, respects: Callable[[str], bool], patterns, ou
                 detail = f"it leads back to {above[identity]}, a directory above it"
                 warn(entry.path, messages.WALK_SKIPPED.format(why=messages.SYMLINK_LOOP.format(detail=detail)))
                 continue
-            _walk_dir(entry.path, suffixes, respects, patterns, out, warn, {**above, identity: entry.path})
+            listed = _listing(entry.path)
+            if listed is None or _holds(listed, "pyvenv.cfg"):  # unreadable, or a virtualenv
+                continue
+            _walk_dir(entry.path, suffixes, respects, patterns, out, warn, {**above, identity: entry.path}, listed)
         elif entry.name.endswith(suffixes) and _regular_or_dangling(entry):
             out.append(entry.path)
+
+
+def _listing(directory: str) -> Optional[List[os.DirEntry]]:
+    """The directory's entries by name; None when it cannot be listed."""
+    try:
+        with os.scandir(directory) as found:
+            return sorted(found, key=lambda e: e.name)
+    except OSError:
+        return None
+
+
+def _holds(entries: List[os.DirEntry], name: str) -> bool:
+    return any(entry.name == name for entry in entries)
 
 
 def _identity(status: os.stat_result) -> Tuple[int, int]:
@@ -234,10 +252,6 @@ def path_problem(path: str) -> Optional[str]:
         if error.errno == errno.ENOENT:
             return "no such file or directory"
         return _unfollowable(error)
-
-
-def _is_virtualenv(path: str) -> bool:
-    return os.path.exists(os.path.join(path, "pyvenv.cfg"))
 
 
 def _inherited_patterns(root: str) -> Iterable[_Rules]:
