@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,24 @@ def tree(tmp_path_factory):
     fifo = directory / "a_fifo.py"
     os.mkfifo(fifo)
     paths = [str(p) for p in plain] + sorted(str(p) for p in generated.glob("*.py")) + [str(notebook), str(fifo)]
+    an_hour_ago = time.time() - 3600  # statuses old enough for the cache to trust: a warm run hits by status
+    for path in paths[:-1]:
+        os.utime(path, (an_hour_ago, an_hour_ago))
     return directory, paths
+
+
+@pytest.fixture
+def looked_here(monkeypatch):
+    """The paths `triage.look` looked at in this process (not in a child)."""
+    parent, here, look = os.getpid(), [], triage.look
+
+    def recorded(path, screen, cache):
+        if os.getpid() == parent:
+            here.append(path)
+        return look(path, screen, cache)
+
+    monkeypatch.setattr(triage, "look", recorded)
+    return here
 
 
 def _run(paths, jobs, cache_dir=None):
@@ -57,26 +75,32 @@ def _entries(cache_dir):
     return {path: entry[:4] for path, entry in json.loads(index.read_text())["files"].items()}
 
 
-def test_a_split_run_equals_one_process(tree):
+def test_a_split_run_equals_one_process(tree, looked_here):
     _, paths = tree
     alone, forks_alone = _run(paths, jobs=1)
+    looked_here.clear()
     split, forks_split = _run(paths, jobs=2)
     assert (forks_alone, forks_split) == (0, 1)  # three files to parse: no worker pool, only the child
     assert split == alone
+    # The child's answers were used: here, only this half and the files to parse were looked at.
+    half = len(paths) // 2
+    assert looked_here == paths[:half] + [p for p in paths[half:] if "nnsight" in p or p.endswith(".ipynb")]
     found = {Path(r.path).name: r for r in split}
     assert sum(len(r.diagnostics) for r in split if "nnsight" in r.path) >= 3
     assert found["a_fifo.py"].error and not found["plain.ipynb"].error
 
 
-def test_a_split_run_keeps_the_cache_one_process_keeps(tree, tmp_path):
+def test_a_split_run_keeps_the_cache_one_process_keeps(tree, tmp_path, looked_here):
     _, paths = tree
     runs = {}
     for jobs in (1, 2):
         cache_dir = tmp_path / f"cache-{jobs}"
         cold, _ = _run(paths, jobs, cache_dir)
         cold_entries = _entries(cache_dir)
+        looked_here.clear()
         warm, _ = _run(paths, jobs, cache_dir)
         runs[jobs] = (_shown(cold), _shown(warm), cold_entries, _entries(cache_dir))
+    assert len(looked_here) == len(paths) // 2  # the warm split run: the child answered from the cache
     assert runs[2] == runs[1]
     cold, warm, entries, _ = runs[2]
     assert warm == cold and len(entries) == len(paths) - 1  # every file but the FIFO
@@ -92,11 +116,11 @@ def test_a_child_that_dies_leaves_its_half_here(tree, monkeypatch):
     parent = os.getpid()
     looked_here = []
 
-    def look(path, options, cache):
+    def look(path, screen, cache):
         if os.getpid() != parent:
             os.kill(os.getpid(), signal.SIGKILL)
         looked_here.append(path)
-        return triage_look(path, options, cache)
+        return triage_look(path, screen, cache)
 
     triage_look = triage.look
     monkeypatch.setattr(triage, "look", look)

@@ -12,6 +12,7 @@ that fails or dies leaves its half to this process.
 """
 from __future__ import annotations
 
+import marshal
 import os
 import threading
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
@@ -73,8 +74,6 @@ def look_at_all(paths: Sequence[str], prepared: Callable[[str], Tuple[Screen, Op
 def _in_child(looked: Callable[[str], Look], paths: Sequence[str]) -> Callable[[], Optional[list]]:
     """Starts a child that looks at `paths`; the function returned waits for its answers (None:
     it gave none)."""
-    import pickle
-
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: answer, then leave without running the parent's exit handlers
@@ -88,7 +87,7 @@ def _in_child(looked: Callable[[str], Look], paths: Sequence[str]) -> Callable[[
                     each = None if each[4] else (READ, None, each[2], _Status.sent(each[3]), False)
                 answers.append(each)
             with os.fdopen(writer, "wb") as stream:
-                stream.write(pickle.dumps(answers, pickle.HIGHEST_PROTOCOL))
+                stream.write(_packed(answers))
             status = 0
         finally:
             os._exit(status)
@@ -99,7 +98,7 @@ def _in_child(looked: Callable[[str], Look], paths: Sequence[str]) -> Callable[[
             payload = stream.read()
         _, status = os.waitpid(pid, 0)
         try:
-            answered = pickle.loads(payload) if status == 0 else None
+            answered = _unpacked(payload) if status == 0 else None
         except Exception:  # half an answer
             return None
         return answered if isinstance(answered, list) and len(answered) == len(paths) else None
@@ -107,9 +106,27 @@ def _in_child(looked: Callable[[str], Look], paths: Sequence[str]) -> Callable[[
     return answers
 
 
+def _packed(answers: list) -> bytes:
+    """Plain answers go as `marshal` (built in); findings from the cache need `pickle`, which costs
+    more to import than the whole answer of a cold run to send."""
+    if any(each is not None and each[0] == HIT for each in answers):
+        import pickle
+
+        return b"p" + pickle.dumps(answers, pickle.HIGHEST_PROTOCOL)
+    return b"m" + marshal.dumps(answers)
+
+
+def _unpacked(payload: bytes) -> list:
+    if payload[:1] == b"p":
+        import pickle
+
+        return pickle.loads(payload[1:])
+    return marshal.loads(payload[1:]) if payload[:1] == b"m" else None
+
+
 class _Status(NamedTuple):
-    """What the cache keeps of a file's `os.stat_result`, sent as a plain tuple (a stat result or
-    a named tuple costs ten times as much to pickle)."""
+    """What the cache keeps of a file's `os.stat_result`, sent as a plain tuple (marshal sends no
+    other kind; a stat result costs ten times as much to pickle)."""
     st_size: int
     st_mtime_ns: int
     st_ino: int

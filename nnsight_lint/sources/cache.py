@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from typing import Dict, List, Optional
 
@@ -122,6 +121,8 @@ class Cache:
                     handle.write("# Created by nnsight-lint.\n*\n")
             _sweep(self.directory)
             payload = json.dumps({"format": _FORMAT, "version": __version__, "files": self._entries})
+            import tempfile  # here: a run that keeps nothing new never pays its import
+
             handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=_TEMPORARY_PREFIX, suffix=".tmp")
         except OSError:
             return  # a cache that cannot be written is only a slower next run
