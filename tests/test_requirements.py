@@ -2,6 +2,9 @@
 pdm, pipenv and conda read it; the decision names the file and the line."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -9,6 +12,8 @@ import pytest
 
 from nnsight_lint.sources.config import Resolver, decide
 from tests.support import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
 
 INSTALLED = metadata.version("nnsight")
 
@@ -174,10 +179,39 @@ def test_old_api_in_an_unpinned_project_is_explained_once(tmp_path):
 
 def test_the_installed_version_read_from_dist_info_is_what_importlib_metadata_says():
     """The fast path (a directory scan of sys.path, no importlib.metadata import at start-up) gives
-    every installed distribution the version importlib.metadata gives it."""
-    from nnsight_lint.sources.requirements import _dist_info_version
+    every installed distribution the version importlib.metadata gives it, and knows when it has
+    seen all importlib.metadata would."""
+    from nnsight_lint.sources.requirements import _scanned_version
 
     names = {each.metadata["Name"] for each in metadata.distributions()}
     assert {"nnsight", "transformers", "libcst", "torch"} <= names
-    assert {name: _dist_info_version(name) for name in names} == {name: metadata.version(name) for name in names}
-    assert _dist_info_version("no-such-distribution-nnsight-lint") is None
+    assert {name: _scanned_version(name) for name in names} == {name: (metadata.version(name), True) for name in names}
+    assert _scanned_version("no-such-distribution-nnsight-lint") == (None, True)
+
+
+_PROBE = (
+    "import sys\n"
+    "from nnsight_lint.sources.requirements import installed_version\n"
+    "print(installed_version(sys.argv[1]), 'importlib.metadata' in sys.modules)\n"
+)
+
+
+def test_a_package_not_installed_is_decided_without_importlib_metadata():
+    result = subprocess.run([sys.executable, "-c", _PROBE, "no-such-distribution-nnsight-lint"],
+                            capture_output=True, text=True, cwd=ROOT, check=True)
+    assert result.stdout.split() == ["None", "False"], result.stdout + result.stderr
+
+
+def test_a_distribution_in_a_zip_on_sys_path_is_found_by_importlib_metadata(tmp_path):
+    """A zip on sys.path is searched by importlib.metadata, not by the directory scan: there the
+    scan does not decide that the package is missing."""
+    import zipfile
+
+    archive = tmp_path / "zipped.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("zipped_dist-1.2.3.dist-info/METADATA", "Metadata-Version: 2.1\nName: zipped-dist\nVersion: 1.2.3\n\n")
+        zipped.writestr("zipped_dist/__init__.py", "")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(archive), str(ROOT)])}
+    result = subprocess.run([sys.executable, "-c", _PROBE, "zipped-dist"], capture_output=True, text=True, cwd=ROOT,
+                            env=env, check=True)
+    assert result.stdout.split() == ["1.2.3", "True"], result.stdout + result.stderr
