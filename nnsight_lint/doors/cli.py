@@ -395,9 +395,9 @@ def _cache(args, resolver):
 
     def cache_for(path, options):
         directory = args.cache_dir or os.path.join(resolver.for_path(path).root, CACHE_DIR_NAME)
-        key = (directory, repr(options))
+        key = (directory, options)  # options are equal where their repr, the index's key, is
         if key not in caches:
-            caches[key] = Cache(directory, key[1])
+            caches[key] = Cache(directory, repr(options))
         return caches[key]
 
     return cache_for

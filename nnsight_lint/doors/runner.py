@@ -45,18 +45,21 @@ def check_paths(
     cache_for = cache if callable(cache) and not isinstance(cache, Cache) else (lambda path, options: cache)
     screen_for = screen or options_for
 
+    caches_of: Dict[str, Optional[Cache]] = {}  # a path looked at here -> its cache
+
     def prepared(path: str) -> Tuple[Screen, Optional[Cache]]:
         if cache is None:
             return screen_for(path), None
         file_options = options_for(path)  # a cache is kept per options
-        return file_options, cache_for(path, file_options)
+        file_cache = caches_of[path] = cache_for(path, file_options)
+        return file_options, file_cache
 
     jobs = jobs or default_jobs()
     done: Dict[str, FileResult] = {}
     to_parse: List[Tuple[str, bytes, Optional[str], Optional[os.stat_result], LintOptions, Optional[Cache]]] = []
     caches = []
     for path, found in zip(paths, look_at_all(paths, prepared, jobs)):
-        file_cache = prepared(path)[1] if cache is not None else None
+        file_cache = caches_of[path] if path in caches_of else prepared(path)[1]
         if file_cache is not None and all(c is not file_cache for c in caches):
             caches.append(file_cache)
         settled = settle(path, found, file_cache)

@@ -108,8 +108,8 @@ def _in_child(looked: Callable[[str], Look], paths: Sequence[str]) -> Callable[[
 
 def _packed(answers: list) -> bytes:
     """Plain answers go as `marshal` (built in); findings from the cache need `pickle`, which costs
-    more to import than the whole answer of a cold run to send."""
-    if any(each is not None and each[0] == HIT for each in answers):
+    more to import than the whole answer of a run without findings to send."""
+    if any(each is not None and each[0] == HIT and each[1] for each in answers):
         import pickle
 
         return b"p" + pickle.dumps(answers, pickle.HIGHEST_PROTOCOL)
