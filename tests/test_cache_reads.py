@@ -128,6 +128,24 @@ def test_an_entry_a_run_saved_is_found_by_the_next(tmp_path):
     assert Cache(str(tmp_path / "cache"), "settings").lookup_by_stat(str(path)) is None
 
 
+def test_the_bundled_tables_are_not_a_read_an_entry_depends_on(tmp_path):
+    """They come with the linter, whose version keys the cache; read once per process, they would
+    be noted by whichever file's lint loaded them first, so the same run would keep different
+    entries from one time to the next."""
+    root = project(tmp_path)
+    (root / "tests" / "conftest.py").write_text(CONFTEST.format(id="gpt2"))
+    for i in range(8):
+        (root / "tests" / f"test_more_{i}.py").write_text(TEST)
+    (root / "tests" / "test_wrong.py").write_text(TEST.replace(".h[0]", ".hh[0]"))
+    result = check(root)
+    assert "NNL401" in result.stdout, result.stdout  # the tables were read: gpt2 has no `hh`
+    [index] = (root / CACHE_DIR_NAME).glob("index-*.json")
+    package = str(Path(__file__).resolve().parent.parent / "nnsight_lint")
+    entries = json.loads(index.read_text())["files"]
+    assert len(entries) >= 10
+    assert all(not path.startswith(package) for each in entries.values() for path, _ in each[4])
+
+
 def test_one_process_sees_a_changed_conftest(tmp_path):
     """The LSP lints in one long process: what it keeps of a config (analysis/schemas.py) and of a
     parsed conftest (analysis/project_files.py) is reused only while the files are as they were."""

@@ -137,8 +137,9 @@ def _from_path(ref: str) -> Optional[Dict[str, Any]]:
     return _read_json(path)
 
 
-def _read_json(path: str) -> Optional[Dict[str, Any]]:
-    reads.note(path)  # the lint being run depends on it, there or not (`sources/reads.py`)
+def _read_json(path: str, noted: bool = True) -> Optional[Dict[str, Any]]:
+    if noted:
+        reads.note(path)  # the lint being run depends on it, there or not (`sources/reads.py`)
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
@@ -471,5 +472,7 @@ def _configs() -> Dict[str, Any]:
 
 
 def _load(name: str, empty: Dict[str, Any]) -> Dict[str, Any]:
-    data = _read_json(os.path.join(_DATA, name))
+    # Not a read the cache keys entries by: the bundled tables come with the linter, whose version
+    # keys the cache; and read once per process, they would be noted by whichever lint came first.
+    data = _read_json(os.path.join(_DATA, name), noted=False)
     return {**empty, **data} if data else dict(empty)
