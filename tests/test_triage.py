@@ -63,6 +63,8 @@ def looked_here(monkeypatch):
 
 
 def _run(paths, jobs, cache_dir=None):
+    if jobs > 1 and not triage._can_fork():
+        pytest.skip("another thread runs in this process (an earlier test's): no child is forked")
     cache = Cache(str(cache_dir), "test") if cache_dir else None
     _forks.clear()
     results = check_paths(paths, jobs=jobs, cache=cache)
