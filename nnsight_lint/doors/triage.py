@@ -23,7 +23,7 @@ from nnsight_lint.sources.cache import Cache, content_hash
 from nnsight_lint.sources.discovery import NOTEBOOK_SUFFIXES
 
 # From this many files, a child halves the looking: a fork and its answer cost a few milliseconds,
-# the looking about 0.04 ms a file (benchmarks/RESULTS.md).
+# the looking about 0.06 ms a file (benchmarks/RESULTS.md, seventh session).
 SPLIT_AT = 400
 
 # What looking at one file found:

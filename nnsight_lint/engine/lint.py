@@ -39,6 +39,8 @@ class Screen(NamedTuple):
     known from the settings before the file's target versions are decided."""
     select: Tuple[str, ...]
     trace_names: Tuple[str, ...]
+
+
 # Top-level definitions kept for rules although no trace uses them: a module's `forward` tells
 # the order of the submodules it calls (NNL202); a save in a function called outside any trace
 # (NNL105).

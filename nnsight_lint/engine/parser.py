@@ -2,8 +2,8 @@
 
 A libcst node checks its fields as it is built (`CSTNode.__post_init__` calls `_validate`): for a
 tree a program puts together, that catches a node no source could spell. A tree the parser builds
-from source passes every check by construction, and the checks cost a tenth to a seventh of the
-parse (benchmarks/RESULTS.md); libcst's own comment there says as much ("avoid validating the tree
+from source passes every check by construction, and the checks cost a tenth to a sixth of the
+parse (benchmarks/RESULTS.md, seventh session); libcst's own comment there says as much ("avoid validating the tree
 when parsing a file"). So while a parse runs, nodes are built unchecked, and the check is back
 the moment no parse is running.
 
