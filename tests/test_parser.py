@@ -1,13 +1,17 @@
-"""`engine.parser.parse_module` builds libcst's own tree, and libcst's node checks are back after it."""
+"""`engine.parser.parse_module` builds libcst's own tree, and libcst's node checks (and its own
+`__init__`s) are back after it."""
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import libcst as cst
 import pytest
 
-from nnsight_lint.engine.parser import parse_module
+from nnsight_lint.engine import parser
+from nnsight_lint.engine.parser import parse_module, unchecked_nodes
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted((ROOT / "rules").glob("NNL*/*.py"))
@@ -86,3 +90,54 @@ def test_checks_are_back_after_parses_in_many_threads():
         thread.join()
     assert outcomes.count(True) == 20 and outcomes.count("syntax error") == 20
     assert _checks_are_on()
+
+
+def _built_by_hand():
+    """Nodes built with fields left out: required ones, plain defaults and default factories."""
+    name = cst.Name("x")
+    return [
+        name,
+        cst.Comma(),  # whitespace fields: default factories
+        cst.Param(name, default=cst.Integer("1")),
+        cst.Call(cst.Attribute(name, cst.Name("backward")), [cst.Arg(cst.Name("g"), keyword=cst.Name("gradient"))]),
+        cst.FunctionDef(cst.Name("f"), cst.Parameters(), cst.IndentedBlock([cst.SimpleStatementLine([cst.Pass()])])),
+        cst.Module([]),
+    ]
+
+
+def test_nodes_built_while_a_parse_runs_get_the_fields_and_defaults_libcst_gives():
+    parse_module("x = 1\n")  # past a process's first parse
+    checked, libcsts_own = _built_by_hand(), cst.Name.__dict__["__init__"]
+    with unchecked_nodes():
+        unchecked = _built_by_hand()
+        assert cst.Name.__dict__["__init__"] is not libcsts_own
+    assert cst.Name.__dict__["__init__"] is libcsts_own
+    assert all(a.deep_equals(b) for a, b in zip(unchecked, checked))
+    assert [cst.Module([]).code, cst.Comma().whitespace_after.value] == [unchecked[-1].code, unchecked[1].whitespace_after.value]
+    assert unchecked[1].whitespace_after is not cst.Comma().whitespace_after  # a factory's value, not a shared one
+    with unchecked_nodes():
+        assert _invalid_node().value == ""  # not refused while a parse runs
+    assert _checks_are_on()
+
+
+def test_every_node_class_but_the_ones_it_cannot_stand_in_for_is_built_unchecked():
+    parse_module("x = 1\n")
+    swapped = {owner for owner, name, _, _ in parser._swaps if name == "__init__"}
+    nodes = {c for c in vars(cst).values() if isinstance(c, type) and issubclass(c, cst.CSTNode) and not c.__abstractmethods__}
+    assert len(swapped & nodes) >= 0.9 * len(nodes)
+    with pytest.raises(TypeError):  # the same signature: no field it does not have
+        with unchecked_nodes():
+            cst.Name("x", colour="red")
+
+
+def test_a_process_that_parses_once_builds_no_inits():
+    probe = """
+import libcst as cst
+from nnsight_lint.engine import parser
+own = cst.Name.__dict__["__init__"]
+for _ in range(3):
+    with parser.unchecked_nodes():
+        print(cst.Name.__dict__["__init__"] is own, parser._swaps is None)
+"""
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert shown.split("\n")[:3] == ["True True", "False False", "False False"]
