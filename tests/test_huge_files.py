@@ -130,15 +130,11 @@ NOT_CARRIED_BETWEEN_PIECES = {
 }
 
 
-def test_piece_spans_hold_their_statements_and_place_every_node_exactly():
-    """Each piece says where its top-level statements' lines lie (`Piece.spans`); positions bracket
-    a statement by them instead of searching the piece, and place every node as PositionProvider
-    does in that piece (the NNL001 backward lines, twice in each trace, included)."""
+def test_piece_statements_hold_their_statements_and_place_every_node_exactly():
+    """Each piece says where its top-level statements' lines lie (`Piece.statements`); positions
+    bracket a statement by them instead of searching the piece, and place every node as
+    PositionProvider does in that piece (the NNL001 backward lines, twice in each trace, included)."""
     import libcst as cst
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    from nnsight_lint.engine.positions import Positions
-    from nnsight_lint.engine.text import line_starts
 
     text = program_with_statements_between(12)
     opener = __import__("nnsight_lint.engine.lint", fromlist=["x"])._trace_pattern_text(("trace",))
@@ -146,19 +142,31 @@ def test_piece_spans_hold_their_statements_and_place_every_node_exactly():
     assert cut is not None and len(cut) >= 3
     for piece in cut:
         piece_text, _ = piece
-        module = cst.parse_module(piece_text)
-        expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-        assert len(piece.spans) == len(module.body)
-        offsets = line_starts(piece_text)
-        for statement, (low, high) in zip(module.body, piece.spans):
-            start, end = expected[statement].start, expected[statement].end
-            assert low <= offsets[start.line - 1] + start.column < offsets[end.line - 1] + end.column <= high
-        positions = Positions(module, piece_text, likely=module.body, spans=piece.spans)
-        for node, code_range in expected.items():
-            start, end = positions.span(node)
-            assert (start.line, start.column - 1, end.line, end.column - 1) == (
-                code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
-            ), type(node).__name__
+        assert_statements_place_exactly(cst.parse_module(piece_text), piece_text, piece.statements)
+
+
+def assert_statements_place_exactly(module, text, statements):
+    """`statements` bracket each top-level statement of `module` in `text`, and positions given
+    them place every node as PositionProvider does."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from nnsight_lint.engine.positions import Positions
+    from nnsight_lint.engine.text import line_starts
+
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    assert len(statements) == len(module.body)
+    offsets = line_starts(text) + [len(text)]
+    for statement, (first, end) in zip(module.body, statements):
+        start, stop = expected[statement].start, expected[statement].end
+        assert offsets[first] <= offsets[start.line - 1] + start.column
+        assert offsets[stop.line - 1] + stop.column <= offsets[min(end, len(offsets) - 1)] + 1  # its newline
+    positions = Positions(module, text, likely=module.body, statements=statements)
+    assert positions._statements is statements  # they were taken
+    for node, code_range in expected.items():
+        start, stop = positions.span(node)
+        assert (start.line, start.column - 1, stop.line, stop.column - 1) == (
+            code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
+        ), type(node).__name__
 
 
 def test_the_pieces_of_a_file_split_its_lines_once(monkeypatch):

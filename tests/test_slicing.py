@@ -10,7 +10,7 @@ import pytest
 
 from nnsight_lint import rules
 from nnsight_lint.engine.lint import DEFAULT_OPTIONS, _trace_pattern_text, check_module, lint_source, parse
-from nnsight_lint.engine.slicing import relevant_text
+from nnsight_lint.engine.slicing import relevant_text, sliced
 from nnsight_lint.engine.text import split_lines
 from tests.support import ROOT
 
@@ -118,9 +118,9 @@ def as_tuples(diagnostics):
 @pytest.mark.parametrize("name", TRICKY)
 def test_tricky_sources_find_the_same_as_the_whole_file(name):
     text = TRICKY[name]
-    sliced = relevant_text(text, OPENER)
-    assert sliced is not None, "something should have been blanked"
-    kept, original = split_lines(sliced), split_lines(text)
+    parts = sliced(text, OPENER)  # (some blank nothing: their definitions are all used)
+    assert parts is not None
+    kept, original = split_lines(parts.text), split_lines(text)
     assert len(kept) == len(original)
     assert all(line in ("", orig) for line, orig in zip(kept, original))
     assert as_tuples(lint_source(text, "x.py")) == as_tuples(whole_file_findings(text, "x.py"))
@@ -215,3 +215,44 @@ def test_line_breaks_counts_what_line_break_matches(text):
     from nnsight_lint.engine.text import LINE_BREAK, line_breaks
 
     assert line_breaks(text) == len(LINE_BREAK.findall(text))
+
+
+def test_the_kept_statements_lines_place_every_node_exactly():
+    """`Sliced.statements` bracket each kept top-level statement, with definitions blanked or with
+    nothing to blank: positions given them place every node of the sliced tree as PositionProvider
+    does in its text, and in the file's own text (the rules') where searching the text placed it."""
+    import libcst as cst
+
+    from nnsight_lint.engine.lint import sliced_text
+    from nnsight_lint.engine.positions import Positions
+    from tests.test_huge_files import assert_statements_place_exactly
+
+    def every_node(node):
+        yield node
+        for child in node.children:
+            yield from every_node(child)
+
+    kinds = set()
+    for text in [*TRICKY.values(), *(case.read_text(encoding="utf-8") for case in CASES)]:
+        sliced = sliced_text(text)
+        if sliced is None:
+            continue
+        kinds.add(bool(sliced.blanked))
+        module = cst.parse_module(sliced.text)
+        assert_statements_place_exactly(module, sliced.text, sliced.statements)
+        # In the file's own text (what the rules are given): where positions placed every node
+        # before they were given the statements' lines.
+        bracketed = Positions(module, text, likely=module.body, statements=sliced.statements)
+        searched = Positions(module, text, likely=module.body)
+        assert bracketed._statements is not None
+        for node in every_node(module):
+            assert bracketed.span(node) == searched.span(node), type(node).__name__
+    assert kinds == {True, False}
+
+
+def test_nothing_to_blank_is_the_text_itself_with_its_statements():
+    text = "import torch\n\nwith m.trace('a'):\n    x = 1\n# the end\ny = (\n  2)\n"
+    parts = sliced(text, OPENER)
+    assert parts.text is text and parts.blanked == ""
+    assert parts.statements == [(0, 2), (2, 5), (5, 8)]
+    assert relevant_text(text, OPENER) is None

@@ -148,11 +148,11 @@ def lint_source(
     text = _decoded(source)
     opener = _trace_pattern_text(tuple(options.trace_names))
     parts = sliced_text(text, options, document) if text is not None else None
-    cut = pieces(parts[0] if parts is not None else text, opener) if text is not None else None
+    cut = pieces(parts.text if parts is not None else text, opener) if text is not None else None
     if cut is not None:
         found = _lint_pieces(cut, path, codes, options, text)
         if found is not None:
-            blanked_error = error_in_blanked(parts[1], path) if parts is not None else None
+            blanked_error = error_in_blanked(parts.blanked, path) if parts is not None and parts.blanked else None
             if blanked_error is not None and "NNL000" in codes:
                 found = sorted([blanked_error, *found], key=Diagnostic.sort_key)
             return found
@@ -160,24 +160,26 @@ def lint_source(
     # tokenize does.
     module_or_error, blanked = parse_sliced(parts, source if text is None else text, path, document)
     check_blanked = error_in_blanked if document is None else document.error_in_blanked
-    blanked_error = check_blanked(blanked, path) if blanked is not None else None  # the file's syntax, all of it
+    blanked_error = check_blanked(blanked, path) if blanked else None  # the file's syntax, all of it
     if isinstance(module_or_error, Diagnostic):
         return [module_or_error] if "NNL000" in codes else []
     module = module_or_error
+    statements = parts.statements if blanked is not None else None  # the tree is of `parts.text`
     if document is None:
-        found = check_module(module, path, codes, options, module.code if text is None else text)
+        found = check_module(module, path, codes, options, module.code if text is None else text, statements=statements)
     else:
         found = document.check(module, (path, tuple(codes), options),
                                lambda: check_module(module, path, codes, options, text, positions_cache=document.positions,
-                                                    document_memo=document.memo))
+                                                    document_memo=document.memo, statements=statements))
     if blanked_error is not None and "NNL000" in codes:
         found = sorted([blanked_error, *found], key=Diagnostic.sort_key)
     return found
 
 
-def sliced_text(text: str, options: LintOptions = DEFAULT_OPTIONS, document=None) -> Optional[Tuple[str, str]]:
-    """How `text` is sliced for the rules (`slicing.sliced`): (the text libcst is given, the
-    definitions blanked out of it at their own lines), or None when nothing can go. `document`: an
+def sliced_text(text: str, options: LintOptions = DEFAULT_OPTIONS, document=None):
+    """How `text` is sliced for the rules (`slicing.sliced`): a `slicing.Sliced` (the text libcst
+    is given, the definitions blanked out of it at their own lines, the kept statements' lines),
+    or None when the statement scanner gives up. `document`: an
     `incremental.Document` that sliced an earlier version (its statements are scanned again only
     around the edit)."""
     starts, searched = (None, None) if document is None else (document.statement_starts, document.searched)
@@ -185,16 +187,18 @@ def sliced_text(text: str, options: LintOptions = DEFAULT_OPTIONS, document=None
                   searched)
 
 
-def parse_sliced(parts: Optional[Tuple[str, str]], source: Union[str, bytes], path: str, document=None):
+def parse_sliced(parts, source: Union[str, bytes], path: str, document=None):
     """(the tree the rules walk, what was blanked out of it): the tree of `parts`' kept text
-    (`sliced_text`) with its blanked text, whose syntax no parse has checked; else, when nothing
-    was blanked or the kept text does not parse, the whole `source`'s (so its error is reported as
-    it is), or the NNL000 saying why it does not parse, with None."""
+    (`sliced_text`: a `Sliced` of `source`, or None) with its blanked text, whose syntax no parse
+    has checked; else, when the kept text does not parse, the whole `source`'s (so its error is
+    reported as it is), or the NNL000 saying why it does not parse, with None."""
     parse_text = parse if document is None else document.parse
     if parts is not None:
-        module_or_error = parse_text(parts[0], path)
+        module_or_error = parse_text(parts.text, path)
         if not isinstance(module_or_error, Diagnostic):
-            return module_or_error, parts[1]
+            return module_or_error, parts.blanked
+        if not parts.blanked:
+            return module_or_error, None  # that was the whole text
     return parse_text(source, path), None
 
 
@@ -255,7 +259,7 @@ def syntax_error(source: str, path: str) -> Optional[Diagnostic]:
 def parsed_part(text: str, options: LintOptions = DEFAULT_OPTIONS) -> str:
     """The text libcst is given for `text`: the slicing's relevant part, or all of it."""
     parts = sliced_text(text, options)
-    return text if parts is None else parts[0]
+    return text if parts is None else parts.text
 
 
 def _decoded(source: Union[str, bytes]) -> Optional[str]:
@@ -329,6 +333,7 @@ def check_module(
     cell_magics: Optional[Mapping[int, str]] = None,
     document_memo: Optional[dict] = None,
     file_lines=None,
+    statements: Optional[Sequence[Tuple[int, int]]] = None,
 ) -> List[Diagnostic]:
     """Run the rules on a parsed module; `text` is its source (regenerated from the tree if None).
     With `piece` (its text, and the file's line for each of its lines) the module is a piece of
@@ -336,16 +341,19 @@ def check_module(
     `positions.Positions`. `cell_magics`: the lines a notebook's cell magic runs under a name of
     its own, with the magic's name (`notebook.sourceless_lines`). `document_memo`: what the
     analyses kept for an earlier version of the same document (`incremental.Document.memo`).
-    `file_lines`: `text`'s lines (`context.FileLines`), split once for all the pieces of a file."""
+    `file_lines`: `text`'s lines (`context.FileLines`), split once for all the pieces of a file.
+    `statements`: the lines of each of the module's top-level statements in `text`, when the
+    module is the tree of a slicing of it (`slicing.Sliced.statements`; a piece has its own)."""
     return run_main_first(_check_module, module, path, codes, options, text, piece, positions_cache, cell_magics,
-                          document_memo, file_lines)
+                          document_memo, file_lines, statements)
 
 
 def _check_module(module, path: str, codes: Sequence[str], options: LintOptions, text: Optional[str],
                   piece: Optional[Tuple[str, Sequence[int]]] = None,
                   positions_cache: Optional[dict] = None,
                   cell_magics: Optional[Mapping[int, str]] = None,
-                  document_memo: Optional[dict] = None, file_lines=None) -> List[Diagnostic]:
+                  document_memo: Optional[dict] = None, file_lines=None,
+                  statements: Optional[Sequence[Tuple[int, int]]] = None) -> List[Diagnostic]:
     from nnsight_lint import rules
     from nnsight_lint.analysis import build_file_model
     from nnsight_lint.rules.context import RuleContext
@@ -361,9 +369,10 @@ def _check_module(module, path: str, codes: Sequence[str], options: LintOptions,
     context.document_memo = document_memo
     # Findings are mostly inside traces: positions look in their statements first.
     context.tops = [trace.top for trace in file_model.traces if trace.top is not None]
+    context.statement_lines = statements
     if piece is not None:
         context.module_text, context.module_lines = piece
-        context.module_spans = getattr(piece, "spans", None)  # a `slicing.Piece`
+        context.statement_lines = getattr(piece, "statements", None)  # a `slicing.Piece`
     try:
         found = [d for code in codes if code != "NNL000" for d in rules.RULES[code].check(file_model, context)]
     finally:

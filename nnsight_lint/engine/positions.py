@@ -197,7 +197,7 @@ class Positions:
         lines: Optional[Sequence[int]] = None,
         likely: Iterable[cst.CSTNode] = (),
         cache: Optional[Dict[int, Generated]] = None,
-        spans: Optional[Sequence[Tuple[int, int]]] = None,
+        statements: Optional[Sequence[Tuple[int, int]]] = None,
     ) -> None:
         """Positions of the nodes of `module`.
 
@@ -207,8 +207,9 @@ class Positions:
         is generated at once. `likely`: the top-level statements to look in first (those holding
         traces). `cache`: statements generated for an earlier version of the same document, by
         id; new ones are added. `lines`: the module is a piece of a file, whose line N is the
-        file's line `lines[N - 1]`. `spans`: where the lines of each of the module's top-level
-        statements lie in `text`, when known (a piece of a file, as it was cut).
+        file's line `lines[N - 1]`. `statements`: the lines of each of the module's top-level
+        statements in `text`, when known (`slicing.Sliced.statements`: a file as it was sliced, a
+        piece as it was cut).
         """
         if text and not text.endswith(("\n", "\r")):
             # The newline the code generator ends the last statement with, as PositionProvider counts
@@ -230,9 +231,8 @@ class Positions:
         self._elifs: set = set()  # ids of the `if` statements that are an `elif` of another
         self._where: Dict[int, Optional[int]] = {}  # id of a statement -> where its code starts, if known
         self._index: Optional[Dict[int, int]] = None
-        # Each top-level statement's lines; only when there is one for each statement (the text of
-        # a module whose definitions slicing blanked holds more).
-        self._spans = spans if spans is not None and text and len(spans) == len(module.body) else None
+        # Each top-level statement's lines; only when there is one for each statement.
+        self._statements = statements if statements is not None and text and len(statements) == len(module.body) else None
         self._unwalked: Iterator[cst.CSTNode] = _in_order(module.body, likely)
         if text is None:
             self._generate_whole()
@@ -379,14 +379,16 @@ class Positions:
         return self._index[id(top)]
 
     def _bracket(self, index: int) -> Optional[Tuple[int, int]]:
-        """The lines of the module's top-level statement `index` in the text, when known (`spans`):
-        probing its neighbours' code instead costs two searches of the whole text per statement
-        placed, which in a piece of a huge file is most of the linting."""
-        if self._spans is None:
+        """The stretch of text of the module's top-level statement `index`, when its lines are known
+        (`statements`): probing its neighbours' code instead generates their code and searches the
+        text for it, which in a piece of a huge file is most of the linting."""
+        if self._statements is None:
             return None
-        low, high = self._spans[index]
+        first, end = self._statements[index]
+        starts = self._line_starts
         # The last one: up to the newline `__init__` may have added, which its code ends with.
-        return (low, len(self._text)) if index == len(self._spans) - 1 else (low, high)
+        last = index == len(self._statements) - 1 or end >= len(starts)
+        return starts[first], len(self._text) if last else starts[end]
 
     def _top_holding(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         """The top-level statement that holds `node`, walking statements not yet walked: through

@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from typing import Callable, List, Optional, Pattern, Set, Tuple, Union
+from typing import Callable, List, NamedTuple, Optional, Pattern, Set, Tuple, Union
 
 from nnsight_lint.engine.text import LINE_BREAK, common_ends, line_breaks
 
@@ -55,7 +55,7 @@ def relevant_text(text: str, trace_opener: Pattern[str], keep: Optional[Union[Pa
     A definition whose text matches `keep` is kept too (a rule reads it, e.g. a module's `forward`);
     `roots` as for `sliced`."""
     parts = sliced(text, trace_opener, keep, roots=roots)
-    return None if parts is None else parts[0]
+    return None if parts is None or not parts.blanked else parts.text
 
 
 def sliced(
@@ -65,9 +65,10 @@ def sliced(
     statement_starts: Callable[[str, List[str]], Optional[List[int]]] = None,
     roots: Optional[Pattern[str]] = None,
     searched: Optional[dict] = None,
-) -> Optional[Tuple[str, str]]:
-    """(`relevant_text`, what it blanked): the blanked definitions alone at their own lines and
-    columns (other lines empty), for CPython to check their syntax; None when nothing can go.
+) -> Optional["Sliced"]:
+    """(`relevant_text`, what it blanked, the kept statements' lines): the blanked definitions alone
+    at their own lines and columns (other lines empty), for CPython to check their syntax; when
+    nothing can go, the text itself and "" (`Sliced`). None when the text confuses the scanner.
     `statement_starts`: what finds the lines where top-level statements start (an editor's
     document rescans only around an edit). `roots`: a top-level statement it matches names, as its
     first group that matched, a name whose use keeps a definition (`model = LanguageModel(...)`: a helper that
@@ -101,7 +102,7 @@ def sliced(
     tracing = [known[0] for known in held]
     kept = [name is None or known[0] or known[1] for name, known in zip(names, held)]
     if all(kept):
-        return None
+        return Sliced(text, "", statements)
     used: Set[str] = set()
     rooted = _root_names(lines, statements, names, roots)
     for i, traces in enumerate(tracing):  # names used in trace bodies (and traced definitions' headers)
@@ -144,7 +145,18 @@ def sliced(
                 blanked.append(lines[index] + breaks[index])
                 lines[index] = ""
             done = end
-    return "".join(line + brk for line, brk in zip(lines, breaks)), "".join(blanked)
+    kept_statements = [lines_of for lines_of, keep in zip(statements, kept) if keep]
+    return Sliced("".join(line + brk for line, brk in zip(lines, breaks)), "".join(blanked), kept_statements)
+
+
+class Sliced(NamedTuple):
+    """What `sliced` makes of a text."""
+
+    text: str  # what libcst is given: the text, the lines of the definitions that can go emptied
+    blanked: str  # those definitions alone at their own lines ("": nothing can go)
+    # Each top-level statement's lines in `text`: (first, end), 0-based, end excluded. A statement's
+    # trailing blank and comment lines are its own (`positions.Positions` brackets it by them).
+    statements: List[Tuple[int, int]]
 
 
 def _root_names(lines: List[str], statements, names, roots: Optional[Pattern[str]]) -> Set[str]:
@@ -386,7 +398,7 @@ def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None) ->
             return None  # one piece is nearly the file: parse it whole, once
         chunks = ["".join(lines[n] + (breaks[n] or "\n" * bool(lines[n])) for n in range(*statements[i]))
                   for i in included]
-        ends = list(itertools.accumulate(map(len, chunks)))
+        ends = list(itertools.accumulate(end - first for first, end in (statements[i] for i in included)))
         numbers = [n + 1 for i in included for n in range(*statements[i])]
         cut.append(Piece("".join(chunks), numbers, list(zip([0, *ends[:-1]], ends))))
     return cut
@@ -394,10 +406,10 @@ def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None) ->
 
 class Piece(tuple):
     """A piece of a huge file, as `pieces` cuts it: unpacks as (its text, the file's 1-based line for
-    each of its lines). `spans`: where each of its top-level statements' lines lie in its text, as
-    cut (`positions.Positions` brackets a statement by them instead of searching the text)."""
+    each of its lines). `statements`: each of its top-level statements' lines in its text, as cut
+    (as `Sliced.statements`)."""
 
-    def __new__(cls, text: str, lines: List[int], spans: List[Tuple[int, int]]) -> "Piece":
+    def __new__(cls, text: str, lines: List[int], statements: List[Tuple[int, int]]) -> "Piece":
         piece = super().__new__(cls, (text, lines))
-        piece.spans = spans
+        piece.statements = statements
         return piece

@@ -60,7 +60,8 @@ class RuleContext:
         # line for each of its lines. `text` and `lines` stay the file's.
         self.module_text: Optional[str] = None
         self.module_lines: Optional[Sequence[int]] = None
-        self.module_spans: Optional[Sequence[Tuple[int, int]]] = None  # its top-level statements' lines, as cut
+        # Each of the module's top-level statements' lines in its text, when known (`Sliced.statements`).
+        self.statement_lines: Optional[Sequence[Tuple[int, int]]] = None
         self._positions: Optional[Positions] = None
         self._demos: Union[None, bool, Demos] = None  # False: the text holds no such code
         # What the rules that know the model read (`LintOptions.models`, `.transformers_version`,
@@ -121,7 +122,7 @@ class RuleContext:
     def _positions_of(self) -> Positions:
         if self._positions is None:  # computed on first use: most files report nothing
             self._positions = Positions(self.module, self.module_text or self._text, self.module_lines, self.tops,
-                                        self._positions_cache, self.module_spans)
+                                        self._positions_cache, self.statement_lines)
         return self._positions
 
     @property

@@ -463,11 +463,11 @@ def _lint(
     text = "".join(joined)
     if parts and could_have_findings(text, options):
         sliced = sliced_text(text, options, document)
-        if sliced is not None and refusal(sliced[1]) is not None:
+        if sliced is not None and sliced.blanked and refusal(sliced.blanked) is not None:
             sliced = None  # a definition libcst must not be given: the whole join's parse refuses it, as it is
         # The definitions blanked out of the tree need no syntax check of their own
         # (`error_in_blanked`): each compiled alone in its cell above.
-        module, _ = parse_sliced(sliced, text, path, document)
+        module, blanked = parse_sliced(sliced, text, path, document)
         if isinstance(module, Diagnostic) and "NNL000" in codes:
             # CPython compiled every cell, and libcst refuses one: it says which.
             for part, source in zip(parts, joined):
@@ -477,9 +477,10 @@ def _lint(
         if not isinstance(module, Diagnostic):  # every cell parses alone, so the join does too
             layout = _Layout(parts)
             cache, memo = (None, None) if document is None else (document.positions, document.memo)
+            statements = sliced.statements if blanked is not None else None  # the tree is of `sliced.text`
             found.extend(_in_cells(d, layout) for d in check_module(module, path, codes, options, text,
                                                                    positions_cache=cache, cell_magics=magics,
-                                                                   document_memo=memo))
+                                                                   document_memo=memo, statements=statements))
     shown = [pair for pair in found if pair[0].cell not in demos or pair[0].code == "NNL000"]
     if len(shown) < len(found):
         hidden_as_demos(pair[0] for pair in found if pair[0].cell in demos and pair[0].code != "NNL000")
