@@ -240,3 +240,22 @@ def test_a_worker_that_dies_has_its_pieces_linted_in_the_calling_process(monkeyp
     monkeypatch.setattr(lint, "check_module", dying_in_a_worker)
     with parallel.allowed(2):
         assert findings(text) == serial
+
+
+@pytest.mark.parametrize("traces", [0, 1, 30])
+def test_pieces_cut_as_they_would_by_scanning_when_given_the_sliced_statements(traces):
+    """A huge file's pieces from the statements its slicing found (`Sliced.statements`, with the
+    blanked definitions' lines between them) are those a scan of the sliced text cuts."""
+    from nnsight_lint.engine.lint import sliced_text
+
+    unused = "\n\ndef unused_{i}(x):\n    return x.backward()\n"  # no trace calls it: blanked
+    text = HEADER + unused.format(i="top") + "".join(
+        TRACE.format(i=i, layer=i % 2) + (unused.format(i=i) if i < traces else "") for i in range(30))
+    opener = __import__("nnsight_lint.engine.lint", fromlist=["x"])._trace_pattern_text(("trace",))
+    for lead in ("", unused.format(i="first").lstrip()):  # a file that starts with a blanked definition
+        parts = sliced_text(lead + text)
+        assert parts.blanked.count("def unused") == traces + 1 + bool(lead)
+        scanned = slicing.pieces(parts.text, opener, 2_000)
+        given = slicing.pieces(parts.text, opener, 2_000, statements=parts.statements)
+        assert scanned and given == scanned
+        assert [piece.statements for piece in given] == [piece.statements for piece in scanned]

@@ -148,7 +148,10 @@ def lint_source(
     text = _decoded(source)
     opener = _trace_pattern_text(tuple(options.trace_names))
     parts = sliced_text(text, options, document) if text is not None else None
-    cut = pieces(parts.text if parts is not None else text, opener) if text is not None else None
+    if parts is not None:
+        cut = pieces(parts.text, opener, statements=parts.statements)
+    else:
+        cut = pieces(text, opener) if text is not None else None
     if cut is not None:
         found = _lint_pieces(cut, path, codes, options, text)
         if found is not None:

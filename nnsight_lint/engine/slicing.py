@@ -352,24 +352,30 @@ PIECE_SIZE = 250_000
 MOST = 0.8
 
 
-def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None) -> Optional[List["Piece"]]:
+def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None,
+           statements: Optional[List[Tuple[int, int]]] = None) -> Optional[List["Piece"]]:
     """A text longer than `size` cut into pieces of about `size` characters: each is a run of
     top-level statements, in their order, with the statements elsewhere in the file that the run
     needs (`dependencies`: those binding what it reads, those reading what its traces bind), as
     (piece text, the original 1-based line of each of its lines). Every statement is in the run of
     one piece, so its own findings are reported. None when the text is small, cannot be cut at
-    statements, or one piece would need nearly all of it."""
+    statements, or one piece would need nearly all of it. `statements`: the `Sliced.statements`
+    that `text` was sliced with (scanning a huge text for them again costs a second or more)."""
     from nnsight_lint.engine.dependencies import Graph, names_of
 
     size = PIECE_SIZE if size is None else size
     if len(text) <= size:
         return None
     lines = LINE_BREAK.split(text)
-    starts = _statement_starts(text, lines)
-    if starts is None:
-        return None
+    if statements is None:
+        starts = _statement_starts(text, lines)
+        if starts is None:
+            return None
+        statements = _group(lines, starts)
+    else:  # the blanked lines between them are empty: each belongs to the statement before, as a scan says
+        firsts = [first for first, _ in statements]
+        statements = list(zip([0, *firsts[1:]], [*firsts[1:], len(lines)]))
     breaks = [m.group() for m in LINE_BREAK.finditer(text)] + [""]
-    statements = _group(lines, starts)
     names, traces, sizes = [], set(), []
     for index, (first, end) in enumerate(statements):
         source = _joined(lines, first, end)
