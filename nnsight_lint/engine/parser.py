@@ -23,6 +23,7 @@ text, re-parsed before it is kept (`fixing`).
 from __future__ import annotations
 
 import threading
+import types
 from contextlib import contextmanager
 from typing import Iterator, Optional, Union
 
@@ -96,11 +97,10 @@ def _unchecked(self) -> None:
 def _unchecked_inits(classes, checks) -> dict:
     """For each class it can stand in for, an `__init__` that stores the fields and checks nothing."""
     import dataclasses
-    import types
 
     plans = {}
     for cls in classes:
-        fields = _plain_fields(cls, checks, dataclasses, types.MemberDescriptorType)
+        fields = _plain_fields(cls, checks)
         if fields is not None:
             plans[cls] = fields
     makers = _makers({len(fields) for fields in plans.values()})
@@ -121,15 +121,18 @@ def _unchecked_inits(classes, checks) -> dict:
     return inits
 
 
-def _plain_fields(cls, checks, dataclasses, slot_type):
+def _plain_fields(cls, checks):
     """The fields the generated `__init__` of `cls` takes, in order, if a plain one can replace it."""
+    import dataclasses
+
     init = cls.__dict__.get("__init__")
     params = cls.__dict__.get("__dataclass_params__")
     if init is None or params is None or not params.init or not params.frozen or cls.__post_init__ is not checks:
         return None
     fields = dataclasses.fields(cls)
     for field in fields:
-        if not field.init or getattr(field, "kw_only", False) or type(cls.__dict__.get(field.name)) is not slot_type:
+        slot = cls.__dict__.get(field.name)
+        if not field.init or getattr(field, "kw_only", False) or type(slot) is not types.MemberDescriptorType:
             return None
     code = init.__code__
     if code.co_varnames[: code.co_argcount] != ("self",) + tuple(f.name for f in fields) or code.co_kwonlyargcount:
@@ -141,7 +144,8 @@ def _makers(arities) -> dict:
     """For each arity, a function of (setters, default factories, MISSING) that makes an `__init__`.
 
     The parameters are renamed per class afterwards (`code.replace`); one compile serves every class.
-    A field with a default factory is passed MISSING when left out, as dataclasses does.
+    A field with a default factory defaults to MISSING, which calls the factory (dataclasses does
+    the same with a sentinel of its own).
     """
     source = []
     for n in sorted(arities):

@@ -232,7 +232,8 @@ class Positions:
         self._where: Dict[int, Optional[int]] = {}  # id of a statement -> where its code starts, if known
         self._index: Optional[Dict[int, int]] = None
         # Each top-level statement's lines; only when there is one for each statement.
-        self._statements = statements if statements is not None and text and len(statements) == len(module.body) else None
+        known = statements is not None and text and len(statements) == len(module.body)
+        self._statements = statements if known else None
         self._unwalked: Iterator[cst.CSTNode] = _in_order(module.body, likely)
         if text is None:
             self._generate_whole()
