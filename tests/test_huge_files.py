@@ -259,3 +259,33 @@ def test_pieces_cut_as_they_would_by_scanning_when_given_the_sliced_statements(t
         given = slicing.pieces(parts.text, opener, 2_000, statements=parts.statements)
         assert scanned and given == scanned
         assert [piece.statements for piece in given] == [piece.statements for piece in scanned]
+
+
+def test_a_huge_files_statement_names_are_read_in_the_workers_and_are_the_same(tmp_path, monkeypatch):
+    """Where worker processes are welcome, CPython reads the statements' names there
+    (`dependencies.names_of_all`), in the statements' order, the first one as the file's first."""
+    import os
+
+    from nnsight_lint.engine import dependencies, parallel
+
+    sources = ['"""The docstring: a prelude only as the first statement."""', *(
+        statement for i in range(20) for statement in (f"x_{i} = f(y_{i})", f"def g_{i}(a):\n    return a + z_{i}")),
+        '"""Not a prelude here."""']
+
+    def seen(names):
+        return [None if n is None else (n.binds, n.reads, n.certain, n.star, n.definition, n.prelude) for n in names]
+
+    serial = seen(dependencies.names_of_all(sources))
+    assert serial[0][-1] and not serial[-1][-1] and len(serial) == len(sources)
+    pids, real = tmp_path / "pids", dependencies.names_of
+
+    def noting_the_process(*args):
+        with pids.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return real(*args)
+
+    monkeypatch.setattr(dependencies, "names_of", noting_the_process)
+    with parallel.allowed(2):
+        assert seen(dependencies.names_of_all(sources)) == serial
+    assert str(os.getpid()) not in pids.read_text().split()
+    assert dependencies.names_of_all(["x = (", "y = 1"])[0] is None  # not readable alone: None, as names_of says

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import bisect
-from typing import Dict, List, Optional, Sequence, Set
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _MUTATING = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "pop", "clear", "remove"})
@@ -54,6 +54,27 @@ def names_of(source: str, first: bool) -> Optional[Names]:
         if first and isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
             found.prelude = True
     return found
+
+
+def names_of_all(sources: Sequence[str]) -> List[Optional[Names]]:
+    """`names_of` for each of a file's top-level statements, in order: in the worker processes a
+    huge file's pieces may use (`parallel.mapped`), a few chunks each, as CPython parsing each
+    statement is most of the time the parent spends before the pieces are linted."""
+    from nnsight_lint.engine.parallel import mapped
+
+    step = max(1, -(-len(sources) // _CHUNKS))
+    found: List[Optional[Names]] = []
+    for names in mapped(_names_in, [(start, sources[start:start + step]) for start in range(0, len(sources), step)]):
+        found.extend(names)
+    return found
+
+
+_CHUNKS = 8  # the statements' share of a worker, in a few chunks: workers that end early take more
+
+
+def _names_in(chunk: Tuple[int, Sequence[str]]) -> List[Optional[Names]]:
+    start, sources = chunk
+    return [names_of(source, start + offset == 0) for offset, source in enumerate(sources)]
 
 
 def _collect(node: ast.AST, found: Names, local: bool = False) -> None:

@@ -361,7 +361,7 @@ def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None,
     one piece, so its own findings are reported. None when the text is small, cannot be cut at
     statements, or one piece would need nearly all of it. `statements`: the `Sliced.statements`
     that `text` was sliced with (scanning a huge text for them again costs a second or more)."""
-    from nnsight_lint.engine.dependencies import Graph, names_of
+    from nnsight_lint.engine.dependencies import Graph, names_of_all
 
     size = PIECE_SIZE if size is None else size
     if len(text) <= size:
@@ -377,9 +377,8 @@ def pieces(text: str, trace_opener: Pattern[str], size: Optional[int] = None,
         statements = list(zip([0, *firsts[1:]], [*firsts[1:], len(lines)]))
     breaks = [m.group() for m in LINE_BREAK.finditer(text)] + [""]
     names, traces, sizes = [], set(), []
-    for index, (first, end) in enumerate(statements):
-        source = _joined(lines, first, end)
-        found = names_of(source, index == 0)
+    sources = [_joined(lines, first, end) for first, end in statements]
+    for index, (source, found) in enumerate(zip(sources, names_of_all(sources))):
         if found is None:
             return None  # a statement CPython cannot read alone: the whole file's parse says why
         names.append(found)
