@@ -4,7 +4,8 @@
 they give the same findings in any process. One file is one job for the command line's runner,
 though: a 16 MB file would keep one core busy and leave the others idle. So where the caller says
 worker processes are welcome (`allowed`: the runner, while it lints files in its own process),
-the pieces go to that many forked workers, results taken in the pieces' order. Everywhere else
+the pieces go to that many forked workers, results taken in the pieces' order (and before them,
+the reading of the file's statements that cuts the pieces: `dependencies.names_of_all`). Everywhere else
 (the language server, the flake8 plugin, the API, a runner's own workers) they are linted in
 the calling process, as before.
 
