@@ -113,7 +113,8 @@ def test_nodes_built_while_a_parse_runs_get_the_fields_and_defaults_libcst_gives
         assert cst.Name.__dict__["__init__"] is not libcsts_own
     assert cst.Name.__dict__["__init__"] is libcsts_own
     assert all(a.deep_equals(b) for a, b in zip(unchecked, checked))
-    assert [cst.Module([]).code, cst.Comma().whitespace_after.value] == [unchecked[-1].code, unchecked[1].whitespace_after.value]
+    assert unchecked[-1].code == cst.Module([]).code
+    assert unchecked[1].whitespace_after.value == cst.Comma().whitespace_after.value
     assert unchecked[1].whitespace_after is not cst.Comma().whitespace_after  # a factory's value, not a shared one
     with unchecked_nodes():
         assert _invalid_node().value == ""  # not refused while a parse runs
@@ -123,7 +124,8 @@ def test_nodes_built_while_a_parse_runs_get_the_fields_and_defaults_libcst_gives
 def test_every_node_class_but_the_ones_it_cannot_stand_in_for_is_built_unchecked():
     parse_module("x = 1\n")
     swapped = {owner for owner, name, _, _ in parser._swaps if name == "__init__"}
-    nodes = {c for c in vars(cst).values() if isinstance(c, type) and issubclass(c, cst.CSTNode) and not c.__abstractmethods__}
+    nodes = {c for c in vars(cst).values()
+             if isinstance(c, type) and issubclass(c, cst.CSTNode) and not c.__abstractmethods__}
     assert len(swapped & nodes) >= 0.9 * len(nodes)
     with pytest.raises(TypeError):  # the same signature: no field it does not have
         with unchecked_nodes():
