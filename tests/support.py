@@ -1,4 +1,5 @@
-"""What many test modules share: the repo root, the two-invoke trace, and the CLI as a process."""
+"""What many test modules share: the repo root, the two-invoke trace, the CLI as a process, and a
+check of positions against PositionProvider."""
 from __future__ import annotations
 
 import os
@@ -32,3 +33,27 @@ def run_cli(*args, cwd=None, stdin=None, preexec_fn=None, timeout=None) -> subpr
         preexec_fn=preexec_fn,
         timeout=timeout,
     )
+
+
+def assert_statements_place_exactly(module, text, statements):
+    """`statements` bracket each top-level statement of `module` in `text`, and positions given
+    them place every node as PositionProvider does."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from nnsight_lint.engine.positions import Positions
+    from nnsight_lint.engine.text import line_starts
+
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    assert len(statements) == len(module.body)
+    offsets = line_starts(text) + [len(text)]
+    for statement, (first, end) in zip(module.body, statements):
+        start, stop = expected[statement].start, expected[statement].end
+        assert offsets[first] <= offsets[start.line - 1] + start.column
+        assert offsets[stop.line - 1] + stop.column <= offsets[min(end, len(offsets) - 1)] + 1  # its newline
+    positions = Positions(module, text, likely=module.body, statements=statements)
+    assert positions._statements is statements  # they were taken
+    for node, code_range in expected.items():
+        start, stop = positions.span(node)
+        assert (start.line, start.column - 1, stop.line, stop.column - 1) == (
+            code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
+        ), type(node).__name__

@@ -6,6 +6,7 @@ import pytest
 
 from nnsight_lint.engine import slicing
 from nnsight_lint.engine.lint import lint_source
+from tests.support import assert_statements_place_exactly
 
 HEADER = '''"""Many traces in one module."""
 import torch
@@ -143,30 +144,6 @@ def test_piece_statements_hold_their_statements_and_place_every_node_exactly():
     for piece in cut:
         piece_text, _ = piece
         assert_statements_place_exactly(cst.parse_module(piece_text), piece_text, piece.statements)
-
-
-def assert_statements_place_exactly(module, text, statements):
-    """`statements` bracket each top-level statement of `module` in `text`, and positions given
-    them place every node as PositionProvider does."""
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    from nnsight_lint.engine.positions import Positions
-    from nnsight_lint.engine.text import line_starts
-
-    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    assert len(statements) == len(module.body)
-    offsets = line_starts(text) + [len(text)]
-    for statement, (first, end) in zip(module.body, statements):
-        start, stop = expected[statement].start, expected[statement].end
-        assert offsets[first] <= offsets[start.line - 1] + start.column
-        assert offsets[stop.line - 1] + stop.column <= offsets[min(end, len(offsets) - 1)] + 1  # its newline
-    positions = Positions(module, text, likely=module.body, statements=statements)
-    assert positions._statements is statements  # they were taken
-    for node, code_range in expected.items():
-        start, stop = positions.span(node)
-        assert (start.line, start.column - 1, stop.line, stop.column - 1) == (
-            code_range.start.line, code_range.start.column, code_range.end.line, code_range.end.column,
-        ), type(node).__name__
 
 
 def test_the_pieces_of_a_file_split_its_lines_once(monkeypatch):

@@ -12,7 +12,7 @@ from nnsight_lint import rules
 from nnsight_lint.engine.lint import DEFAULT_OPTIONS, _trace_pattern_text, check_module, lint_source, parse
 from nnsight_lint.engine.slicing import relevant_text, sliced
 from nnsight_lint.engine.text import split_lines
-from tests.support import ROOT
+from tests.support import ROOT, assert_statements_place_exactly
 
 OPENER = _trace_pattern_text(("trace",))
 
@@ -225,7 +225,6 @@ def test_the_kept_statements_lines_place_every_node_exactly():
 
     from nnsight_lint.engine.lint import sliced_text
     from nnsight_lint.engine.positions import Positions
-    from tests.test_huge_files import assert_statements_place_exactly
 
     def every_node(node):
         yield node
