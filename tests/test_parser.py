@@ -143,3 +143,24 @@ for _ in range(3):
 """
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert shown.split("\n")[:3] == ["True True", "False False", "False False"]
+
+
+def test_a_run_over_many_files_puts_the_inits_in_once_for_all_of_them():
+    """`parsing_many` has the plain `__init__`s built at its first parse, even a process's first,
+    keeps them in between its parses, and takes them out at its end; before a parse it has
+    imported nothing."""
+    probe = """
+import sys
+from nnsight_lint.engine import parser
+def plain():
+    return cst.Name.__dict__["__init__"].__code__.co_filename == "<nnsight_lint.engine.parser>"
+with parser.parsing_many():
+    print("libcst" in sys.modules)
+    for _ in range(3):
+        parser.parse_module("x = 1\\n")
+        import libcst as cst
+        print(plain())
+print(plain())
+"""
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert shown.split("\n")[:5] == ["False", "True", "True", "True", "False"]

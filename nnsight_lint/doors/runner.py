@@ -17,6 +17,7 @@ from nnsight_lint.doors.api import FileResult, lint_text
 from nnsight_lint.doors.triage import look_at_all, settle
 from nnsight_lint.sources.cache import Cache
 from nnsight_lint.engine.lint import DEFAULT_OPTIONS, LintOptions, Screen
+from nnsight_lint.engine.parser import parsing_many
 
 # Below this many files to parse, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 6
@@ -82,7 +83,7 @@ def _lint_all(to_parse, jobs: int) -> List[FileResult]:
     if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
         from nnsight_lint.engine.parallel import allowed
 
-        with allowed(jobs):  # the pieces of a huge file may still use every core
+        with allowed(jobs), parsing_many():  # a huge file's pieces may still use every core
             return [lint_text(source, path, each) for source, path, each in zip(sources, paths, options)]
     # Imported here: most runs (and every run the pre-filter answers) never start a process.
     import multiprocessing
@@ -129,7 +130,8 @@ def _chunks(sizes: Sequence[int], workers: int) -> List[List[int]]:
 
 
 def _lint_chunk(sources: List[bytes], paths: List[str], options: List[LintOptions]) -> List[FileResult]:
-    return [lint_text(source, path, each) for source, path, each in zip(sources, paths, options)]
+    with parsing_many():
+        return [lint_text(source, path, each) for source, path, each in zip(sources, paths, options)]
 
 
 def _lint_isolated(items: List[Tuple[bytes, str, LintOptions]], workers: int, context) -> List[FileResult]:

@@ -5,7 +5,7 @@ tree a program puts together, that catches a node no source could spell. A tree 
 from source passes every check by construction, and the checks cost a tenth to a sixth of the
 parse (benchmarks/RESULTS.md, seventh session); libcst's own comment there says as much ("avoid validating the tree
 when parsing a file"). So while a parse runs, nodes are built unchecked, and the check is back
-the moment no parse is running.
+the moment no parse is running (in a run over many files, `parsing_many`, once the run ends).
 
 Building a node is most of the rest of a parse that runs in Python: a node is a frozen dataclass
 with slots, whose generated `__init__` stores each field through `object.__setattr__` (the frozen
@@ -29,8 +29,9 @@ from typing import Iterator, Optional, Union
 
 _lock = threading.Lock()
 _running = 0  # parses under way, in every thread
+_runs = 0  # runs over many texts under way (`parsing_many`)
 _opened = 0  # parses begun in this process
-_installed: list = []  # (class, attribute, libcst's own, unchecked): what the parses under way replaced
+_installed: list = []  # (class, attribute, libcst's own, unchecked): what is replaced now
 # The same with the plain `__init__`s, built at a process's second parse: a process that parses
 # one text (a pre-commit run on one file) would not earn back their 3 ms.
 _swaps: Optional[list] = None
@@ -47,25 +48,54 @@ def parse_module(source: Union[str, bytes]):
 @contextmanager
 def unchecked_nodes() -> Iterator[None]:
     """While it is open (in any thread), libcst's nodes are built unchecked."""
-    global _running, _opened, _installed
+    global _running, _opened
     with _lock:
         _opened += 1
         _running += 1
-        if _running == 1:
-            if _swaps is not None:
-                _installed = _swaps
-            else:
-                _installed = _only_checks() if _opened == 1 else _built_swaps()
-            for owner, name, _, unchecked in _installed:
-                setattr(owner, name, unchecked)
+        if not _installed:
+            _install()
     try:
         yield
     finally:
         with _lock:
             _running -= 1
-            if _running == 0:
-                for owner, name, checked, _ in _installed:
-                    setattr(owner, name, checked)
+            if _running == 0 and _runs == 0:
+                _uninstall()
+
+
+@contextmanager
+def parsing_many() -> Iterator[None]:
+    """A run over many texts (the files of a check): from its first parse to its end, nodes stay
+    unchecked between the parses too, and the plain `__init__`s are in from the first parse on.
+    Putting libcst's 174 classes' `__init__`s in and taking them out costs 0.2 ms a parse. A run
+    that parses nothing (the pre-filter answered) imports nothing."""
+    global _runs
+    with _lock:
+        _runs += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _runs -= 1
+            if _running == 0 and _runs == 0:
+                _uninstall()
+
+
+def _install() -> None:
+    global _installed
+    if _swaps is not None:
+        _installed = _swaps
+    else:
+        _installed = _only_checks() if _opened == 1 and not _runs else _built_swaps()
+    for owner, name, _, unchecked in _installed:
+        setattr(owner, name, unchecked)
+
+
+def _uninstall() -> None:
+    global _installed
+    for owner, name, checked, _ in _installed:
+        setattr(owner, name, checked)
+    _installed = []
 
 
 def _only_checks() -> list:
