@@ -17,11 +17,12 @@ resolved on first use (`analysis/models.py`): most runs never ask.
 """
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
+
+from nnsight_lint.analysis.constants import Constants
 
 if TYPE_CHECKING:
     from nnsight_lint.analysis.models import ModelRef
@@ -33,13 +34,13 @@ def exclusive(branches: Tuple[Tuple[int, int], ...], others: Tuple[Tuple[int, in
     return any(statement in arms and arms[statement] != arm for statement, arm in others)
 
 
-class Retains(enum.Enum):
+class Retains(Constants):
     YES = "yes"
     NO = "no"
     UNKNOWN = "unknown"  # computed at run time (`retain_graph=i < n - 1`, unknown **kwargs)
 
 
-class CallKind(enum.Enum):
+class CallKind(Constants):
     TENSOR_BACKWARD = "backward()"
     AUTOGRAD_BACKWARD = "torch.autograd.backward()"
     AUTOGRAD_GRAD = "torch.autograd.grad()"
@@ -127,7 +128,7 @@ class BackwardCall:
         )
 
 
-class Tri(enum.Enum):
+class Tri(Constants):
     """A fact the source may or may not decide."""
 
     YES = "yes"
@@ -212,7 +213,7 @@ class Where:
         return exclusive(self.branches, other.branches)
 
 
-class EventKind(enum.Enum):
+class EventKind(Constants):
     ACCESS = "access"  # `<module>.output` / `.input` / `.inputs`
     READ = "read"  # a name is read
     BIND = "bind"  # a name is bound (assignment, for target, with-as, import, walrus, comprehension)
