@@ -6,7 +6,7 @@ the analysis only reads, so it walks dataclass fields directly, skipping layout-
 from __future__ import annotations
 
 import dataclasses
-from typing import Dict, Iterator, List, Sequence, Set, Tuple
+from typing import Dict, List, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -37,7 +37,7 @@ def code_fields(kind: type) -> Tuple[str, ...]:
     return names
 
 
-def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The child nodes that carry code, in field order (source order for expressions)."""
     return _in_fields(node, code_fields(type(node)))
 
@@ -45,7 +45,7 @@ def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 _EVERY_FIELD: Dict[type, Tuple[str, ...]] = {}
 
 
-def every_child(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def every_child(node: cst.CSTNode) -> List[cst.CSTNode]:
     """All child nodes, layout included (whitespace, punctuation, attribute names)."""
     names = _EVERY_FIELD.get(type(node))
     if names is None:
@@ -53,15 +53,19 @@ def every_child(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     return _in_fields(node, names)
 
 
-def _in_fields(node: cst.CSTNode, names: Tuple[str, ...]) -> Iterator[cst.CSTNode]:
+def _in_fields(node: cst.CSTNode, names: Tuple[str, ...]) -> List[cst.CSTNode]:
+    # A list, not a generator: most nodes have one to three children, and resuming a generator
+    # for each costs more than building the list.
+    found = []
     for name in names:
         value = getattr(node, name)
         if type(value) in SEQUENCES:
             for item in value:
                 if type(item) not in NOT_NODES:
-                    yield item
+                    found.append(item)
         elif type(value) not in NOT_NODES:
-            yield value
+            found.append(value)
+    return found
 
 
 def body_of(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
