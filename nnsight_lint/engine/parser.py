@@ -59,8 +59,7 @@ def unchecked_nodes() -> Iterator[None]:
     finally:
         with _lock:
             _running -= 1
-            if _running == 0 and _runs == 0:
-                _uninstall()
+            _restore_when_idle()
 
 
 @contextmanager
@@ -77,8 +76,7 @@ def parsing_many() -> Iterator[None]:
     finally:
         with _lock:
             _runs -= 1
-            if _running == 0 and _runs == 0:
-                _uninstall()
+            _restore_when_idle()
 
 
 def _install() -> None:
@@ -91,8 +89,11 @@ def _install() -> None:
         setattr(owner, name, unchecked)
 
 
-def _uninstall() -> None:
+def _restore_when_idle() -> None:
+    """libcst's own back, once no parse and no run over many texts is under way (under `_lock`)."""
     global _installed
+    if _running or _runs:
+        return
     for owner, name, checked, _ in _installed:
         setattr(owner, name, checked)
     _installed = []
