@@ -109,3 +109,19 @@ def _keywords(call):
         for name, ranges in keywords.get(member, {}).get("params", {}).items():
             found[name] = ranges if name not in found or found[name] == ":" else found[name]
     return found
+
+
+@pytest.mark.parametrize("target", [(0, minor) for minor in range(2, 10)])
+def test_the_members_nnl302_asks_roles_of_hold_every_member_a_role_lacks(target):
+    """NNL302's walk asks a receiver's role only of the members `lacked_members` names: a member
+    some role lacks on the target and it left out would go unreported."""
+    from nnsight_lint.rules import nnl302
+
+    asked = nnl302._asked_members(target)
+    lacked = {(role, name) for role, members in nnsight_api.table()["members"].items() for name in members
+              if nnsight_api.member_change(role, name, target) is not None}
+    assert lacked, "every target lacks something some release had"
+    assert {name for _, name in lacked} - nnl302._NNL301_MEMBERS <= asked
+    assert nnsight_migrations.MOVED_TO_TRACER - nnl302._NNL301_MEMBERS <= asked
+    if target >= (0, 6):  # `.output` and `.save` on every object that has them since 0.6: no role asked
+        assert "output" not in asked and "save" not in asked

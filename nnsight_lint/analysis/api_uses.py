@@ -14,7 +14,7 @@ version (`nnsight.__version__`, `version.parse(...)`), so version-switching code
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -197,9 +197,10 @@ class _Walker:
     """One read-only walk over the tree (fields read directly: libcst's visitor rebuilds nodes and
     costs several times as much), in source order, with the guards and the trace each use is in."""
 
-    def __init__(self, bindings: _Bindings, model_members: Set[str]) -> None:
+    def __init__(self, bindings: _Bindings, model_members: Set[str], asked: Optional[AbstractSet[str]]) -> None:
         self.bindings = bindings
         self.model_members = model_members  # names the model wrapper has in some release
+        self.asked = asked  # the only members whose uses are wanted (None: all)
         self.uses: List[ApiUse] = []
         self.guards: List[object] = []  # "all" (an if on hasattr/version) or a set of caught names
         self.inner: Set[int] = set()  # Attribute nodes already seen as part of a longer chain
@@ -353,6 +354,8 @@ class _Walker:
             self.member(attribute)
 
     def member(self, node: cst.Attribute) -> None:
+        if self.asked is not None and node.attr.value not in self.asked:
+            return  # no use of it is wanted: its receiver's role is not asked for (most members)
         role = self.role(node.value)
         if role is not None:
             use = ApiUse("member", node.attr.value, node.attr, role=role, receiver=node.value, attribute=node)
@@ -419,8 +422,8 @@ class _Walker:
     def keywords(self, node: cst.Call) -> None:
         func = node.func
         call = None
-        if type(func) is cst.Attribute:
-            role = self.role(func.value)
+        if type(func) is cst.Attribute and (func.attr.value in ROLE_CALLS or func.attr.value == "invoke"):
+            role = self.role(func.value)  # asked only of the calls it decides (most calls are others)
             attr = func.attr.value
             if role == "model" and attr in ROLE_CALLS:
                 call = ROLE_CALLS[attr]
@@ -447,16 +450,19 @@ _HANDLERS = {
 }
 
 
-def api_uses(model: FileModel, model_members: Set[str], memo: Optional[Dict[int, tuple]] = None) -> List[ApiUse]:
+def api_uses(model: FileModel, model_members: Set[str], memo: Optional[Dict[int, tuple]] = None,
+             members: Optional[AbstractSet[str]] = None) -> List[ApiUse]:
     """Every use of nnsight's API by name in the file, in source order. `memo`: what an earlier
     version of the same document found per top-level statement; a statement that is the same node,
-    walked with the same bindings, has the same uses (and binds the same Envoy names)."""
-    walker = _Walker(_bindings(model), model_members)
+    walked with the same bindings, has the same uses (and binds the same Envoy names). `members`:
+    the only members whose uses are wanted (None: every member); modules, names and keywords are
+    all found."""
+    walker = _Walker(_bindings(model), model_members, members)
     if memo is None:
         walker.walk(model.module)
         return walker.uses
     bindings, kept = walker.bindings, {}
-    fixed = (tuple(sorted(bindings.imports.items())), tuple(sorted((k, tuple(sorted(v.items())))
+    fixed = (members, tuple(sorted(bindings.imports.items())), tuple(sorted((k, tuple(sorted(v.items())))
                                                                     for k, v in bindings.parameters.items())))
     for statement in model.module.body:
         state = (fixed, tuple(sorted(bindings.roles.items())))

@@ -11,7 +11,7 @@ import functools
 import json
 import os
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 Version = Tuple[int, int]
 _PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nnsight_api.json")
@@ -112,6 +112,15 @@ def member_change(role: str, name: str, target: Version) -> Optional[Change]:
     """`<object>.<name>` where the object is the model wrapper, an Envoy, the tracer, ... (`roles`)."""
     data = table()
     return _change(name, data["members"].get(role, {}).get(name), target, data["recorded"].get(role, []))
+
+
+@functools.lru_cache(maxsize=None)
+def lacked_members(target: Version) -> FrozenSet[str]:
+    """The member names `member_change` answers for some role on `target`: a use of any other
+    member is there in the target (or unknown to the table), whatever its receiver."""
+    data = table()
+    return frozenset(name for role, members in data["members"].items() for name in members
+                     if member_change(role, name, target) is not None)
 
 
 def block_change(block: str, target: Version) -> Optional[Change]:

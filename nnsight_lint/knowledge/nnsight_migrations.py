@@ -80,3 +80,9 @@ def find(kind: str, role: Optional[str], name: str) -> Optional[Migration]:
     return MIGRATIONS.get((kind, role, name)) or (
         MIGRATIONS.get((kind, _SAME[role], name)) if role in _SAME else None
     )
+
+
+# The members a use of moves to the tracer (`fix="tracer"`): on a target whose model has no such
+# member, a release's tracer may.
+MOVED_TO_TRACER = frozenset(name for (kind, _, name), migration in MIGRATIONS.items()
+                            if kind == "member" and migration.fix == "tracer")

@@ -63,7 +63,8 @@ checked against 0.8.
 """
 from __future__ import annotations
 
-from typing import Iterator, Optional
+import functools
+from typing import FrozenSet, Iterator, Optional
 
 import libcst as cst
 
@@ -96,7 +97,7 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
     target = context.target_version
     members = set(nnsight_api.table()["members"]["model"])
     memo = None if context.document_memo is None else context.document_memo.setdefault("api_uses", {})
-    for use in api_uses(model, members, memo):
+    for use in api_uses(model, members, memo, _asked_members(target)):
         if use.guarded:
             continue
         found = _change(use, target)
@@ -112,6 +113,12 @@ def check(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
         fix = _fix(use, migration, context) if migration and not change.added else None
         yield context.diagnostic(CODE, node, message, fix)
     yield from _backward_blocks(model, context)
+
+
+@functools.lru_cache(maxsize=None)
+def _asked_members(target) -> FrozenSet[str]:
+    """The members whose uses `_change` can report on `target`: the walk asks no other receiver's role."""
+    return (nnsight_api.lacked_members(target) | nnsight_migrations.MOVED_TO_TRACER) - _NNL301_MEMBERS
 
 
 def _backward_blocks(model: FileModel, context: RuleContext) -> Iterator[Diagnostic]:
