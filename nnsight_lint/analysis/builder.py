@@ -53,6 +53,11 @@ from nnsight_lint.analysis.scope import (
 # Attribute reads recorded as ATTRIBUTE events (legacy `.value`, `tracer.result`).
 WATCHED_ATTRIBUTES = frozenset({"value", "result"})
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
+# Expressions without a child that carries code, and those with one (its field): a fifth of the
+# expressions `expr` visits.
+_LEAVES = frozenset({cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Colon, cst.Ellipsis})
+_ONE_CHILD = {cst.Index: "value", cst.SubscriptElement: "slice", cst.Arg: "value", cst.UnaryOperation: "expression",
+              cst.Expr: "value", cst.Element: "value"}
 _DEFINITIONS = frozenset({cst.Lambda, cst.FunctionDef, cst.ClassDef})
 
 
@@ -586,6 +591,12 @@ class _Walker:
                 if self.trace is not None:
                     bind(self.env, node.target, node.value, self.origins(node.value, where), where.loops)
                 self.bind_name(node.target, node.value, where, node, self.from_model(value_events))
+            return
+        if kind in _LEAVES:
+            return
+        field = _ONE_CHILD.get(kind)
+        if field is not None:  # `children` of the commonest nodes, without building its list
+            self.expr(getattr(node, field), where)
             return
         for child in children(node):
             self.expr(child, where)
