@@ -16,7 +16,7 @@ import libcst as cst
 
 from nnsight_lint.analysis.model import Event, EventKind, FileModel
 from nnsight_lint.analysis.literals import NOT_LITERAL, literal
-from nnsight_lint.analysis.tree import children
+from nnsight_lint.analysis.tree import NOT_NODES, SEQUENCES, code_fields
 
 _BODIES = frozenset({cst.IndentedBlock, cst.SimpleStatementSuite, cst.Else, cst.ExceptHandler, cst.Finally})
 _NOT_TENSOR_ATTRIBUTES = frozenset({"save", "count", "index"})  # what a tuple (and nnsight) answer
@@ -53,14 +53,17 @@ class Uses:
         """The node's parent; `top` is the statement it is in (`Event.within`), mapped on first use."""
         if top is not None and id(top) not in self._mapped:
             self._mapped.add(id(top))
-            stack = [top]
-            while stack:
+            stack, parents = [top], self._parents
+            while stack:  # `tree.children` inlined: this loop visits every node of the statement
                 current = stack.pop()
-                for child in children(current):
-                    if type(child) in _BODIES:
-                        continue  # a compound's header only: its body's statements map themselves
-                    self._parents[id(child)] = current
-                    stack.append(child)
+                for field in code_fields(type(current)):
+                    value = getattr(current, field)
+                    for child in value if type(value) in SEQUENCES else (value,):
+                        kind = type(child)
+                        if kind in NOT_NODES or kind in _BODIES:
+                            continue  # a compound's body: its statements map themselves
+                        parents[id(child)] = current
+                        stack.append(child)
         return self._parents.get(id(node))
 
     def of(self, access: Event) -> List[Use]:
