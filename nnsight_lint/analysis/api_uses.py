@@ -422,9 +422,9 @@ class _Walker:
     def keywords(self, node: cst.Call) -> None:
         func = node.func
         call = None
-        if type(func) is cst.Attribute and (func.attr.value in ROLE_CALLS or func.attr.value == "invoke"):
+        attr = func.attr.value if type(func) is cst.Attribute else None
+        if attr in ROLE_CALLS or attr == "invoke":
             role = self.role(func.value)  # asked only of the calls it decides (most calls are others)
-            attr = func.attr.value
             if role == "model" and attr in ROLE_CALLS:
                 call = ROLE_CALLS[attr]
             elif role in ("tracer", "generator") and attr == "invoke":
